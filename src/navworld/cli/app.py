@@ -1,0 +1,36 @@
+"""The typer application and helpers shared by the command modules.
+
+Every behaviour flag also reads ``NAVWORLD_<NAME>`` (typer ``envvar``); ``.env`` is loaded only
+here, at the CLI entry point. ``--json`` output is exactly one JSON document on stdout.
+Exit status: 0 success, 1 a failed operation (e.g. a tool error), 2 unusable arguments.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any, NoReturn
+
+import typer
+
+__all__ = ["app", "bad_args", "print_json"]
+
+app = typer.Typer(
+    name="navworld",
+    help="Evaluate and train LLM agents on tool-using trip planning in China (offline sandbox by default).",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+
+def print_json(obj: Any) -> None:
+    """Print one JSON document on stdout (UTF-8, non-ASCII kept)."""
+    sys.stdout.write(json.dumps(obj, ensure_ascii=False, indent=2, default=str) + "\n")
+    sys.stdout.flush()
+
+
+def bad_args(message: str) -> NoReturn:
+    """Exit with status 2 and a one-line message on stderr."""
+    sys.stderr.write(f"error: {message}\n")
+    raise typer.Exit(2)

@@ -1,0 +1,1 @@
+"""Pure data layer: frozen models, versions and seeding helpers. Imports nothing else of navworld."""

@@ -1,0 +1,1 @@
+"""The world: city catalog, deterministic sandbox, backends (sandbox, AMap, record/replay)."""
