@@ -1,0 +1,112 @@
+"""Benchmark of the six tools on the sandbox world (in-process, rendering included).
+
+Prints calls/s per tool after warm-up, first-use time of a city (POI generation + index), and
+the RSS with every catalog city loaded. Targets: ≥ 5,000 calls/s for poi_search, weather,
+flights and trains; first use ≤ 50 ms; all cities ≤ 300 MB.
+
+    python benchmarks/tools.py [--seconds 1.0] [--catalog DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import resource
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from navworld.tools.registry import call_tool
+from navworld.world.catalog import CITIES_DIR, Catalog
+from navworld.world.sandbox import SandboxWorld
+
+
+def _rss_mb() -> float:
+    """Current resident set size in MB (Linux /proc; falls back to the peak)."""
+    try:
+        with open("/proc/self/statm") as fh:
+            pages = int(fh.read().split()[1])
+        return pages * os.sysconf("SC_PAGE_SIZE") / 1e6
+    except OSError:  # pragma: no cover - non-Linux
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e3
+
+
+def _cases(world: SandboxWorld) -> dict[str, list[dict[str, Any]]]:
+    cities = world.catalog.all_cities()
+    names = [c.name for c in cities]
+    a, b = (names[0], names[1]) if len(names) > 1 else (names[0], names[0])
+    first = world.pois(a, "attraction")[0]
+    loc = f"{first.location[0]:.6f},{first.location[1]:.6f}"
+    second = world.pois(a, "restaurant")[0]
+    dest = f"{second.location[0]:.6f},{second.location[1]:.6f}"
+    pairs = [(x.name, y.name) for x in cities[:8] for y in cities[:8] if x.name != y.name]
+    return {
+        "poi_search": [{"address": kw, "region": a} for kw in (first.name, "博物馆", "火锅", "酒店", "景点")],
+        "around_search": [{"location": loc, "radius": r, "keyword": k} for r, k in ((1000, "餐厅"), (3000, None), (5000, "酒店"))],
+        "direction": [{"origin": loc, "destination": dest, "mode": m} for m in ("driving", "walking", "bicycling", "transit")],
+        "weather": [{"city": n, "date": "2025-03-01"} for n in names[:10]],
+        "search_flights": [{"date": "2025-03-01", "from_city": x, "to_city": y} for x, y in pairs if x != y][:20] or [
+            {"date": "2025-03-01", "from_city": a, "to_city": b}],
+        "search_train_tickets": [{"date": "2025-03-01", "from_city": x, "to_city": y} for x, y in pairs][:20] or [
+            {"date": "2025-03-01", "from_city": a, "to_city": b}],
+    }
+
+
+async def _rate(world: SandboxWorld, name: str, cases: list[dict[str, Any]], seconds: float) -> tuple[float, int]:
+    for c in cases:  # warm-up: generation and caches
+        await call_tool(name, c, world)
+    n = 0
+    ok = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        for c in cases:
+            r = await call_tool(name, c, world)
+            ok += r.ok
+            n += 1
+    return n / (time.perf_counter() - start), ok
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the benchmark and print the figures."""
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--seconds", type=float, default=1.0, help="measuring time per tool")
+    ap.add_argument("--catalog", type=Path, default=CITIES_DIR, help="city catalog directory")
+    ns = ap.parse_args(argv)
+    catalog = Catalog(ns.catalog)
+    cities = catalog.all_cities()
+    if not cities:
+        print(f"no cities in {ns.catalog}", file=sys.stderr)
+        return 1
+    rss0 = _rss_mb()
+    world = SandboxWorld(salt="bench", catalog=catalog)
+
+    # First use of a city: POI generation + search index (fresh city each time).
+    firsts = []
+    for c in cities[: min(10, len(cities))]:
+        t0 = time.perf_counter()
+        world.city_pois(c.name)
+        world.search_pois("景点", c.name)
+        firsts.append((time.perf_counter() - t0) * 1000)
+    print(f"first use of a city: median {sorted(firsts)[len(firsts) // 2]:.1f} ms, max {max(firsts):.1f} ms "
+          f"(over {len(firsts)} cities; target ≤ 50 ms)")
+
+    cases = _cases(world)
+    print(f"{'tool':<22}{'calls/s':>10}  target")
+    for name, cs in cases.items():
+        rate, _ = asyncio.run(_rate(world, name, cs, ns.seconds))
+        target = "≥ 5000" if name in ("poi_search", "weather", "search_flights", "search_train_tickets") else "-"
+        print(f"{name:<22}{rate:>10.0f}  {target}")
+
+    t0 = time.perf_counter()
+    for c in cities:
+        world.city_pois(c.name)
+    load_s = time.perf_counter() - t0
+    print(f"all {len(cities)} cities loaded in {load_s * 1000:.0f} ms; RSS {_rss_mb():.0f} MB "
+          f"(was {rss0:.0f} MB before the world; target ≤ 300 MB)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,51 @@
+"""``navworld mcp``: serve the six tools over MCP (stdio or streamable HTTP)."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from enum import Enum
+from typing import Annotated
+
+import typer
+
+from navworld.cli.app import app, bad_args
+from navworld.core.errors import ConfigError
+
+__all__ = ["mcp"]
+
+
+class Transport(str, Enum):
+    """MCP transports."""
+
+    stdio = "stdio"
+    http = "http"
+
+
+@app.command("mcp")
+def mcp(
+    transport: Annotated[
+        Transport, typer.Option("--transport", envvar="NAVWORLD_MCP_TRANSPORT", help="stdio or http (streamable HTTP).")
+    ] = Transport.stdio,
+    host: Annotated[str, typer.Option("--host", envvar="NAVWORLD_MCP_HOST", help="HTTP bind address.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", envvar="NAVWORLD_MCP_PORT", help="HTTP port.", min=1, max=65535)] = 8765,
+    salt: Annotated[str | None, typer.Option("--salt", envvar="NAVWORLD_SALT", help="Salt of weekly facts.")] = None,
+    world: Annotated[
+        str | None, typer.Option("--world", envvar="NAVWORLD_WORLD", help="sandbox | amap | record:DIR | replay:DIR")
+    ] = None,
+) -> None:
+    """Run the MCP server of the six tools (no per-session call budgets)."""
+    from navworld.tools.mcp_server import build_server, run_http, run_stdio
+
+    try:
+        server = build_server(world_spec=world, salt=salt)
+    except ConfigError as exc:
+        bad_args(str(exc))
+    try:
+        if transport is Transport.stdio:
+            asyncio.run(run_stdio(server))
+        else:
+            sys.stderr.write(f"navworld MCP server on http://{host}:{port}/mcp\n")
+            asyncio.run(run_http(server, host=host, port=port))
+    except KeyboardInterrupt:  # pragma: no cover - interactive stop
+        pass

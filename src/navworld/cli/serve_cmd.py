@@ -1,0 +1,50 @@
+"""``navworld serve``: the HTTP environment server (uvicorn).
+
+Every option also reads its environment variable: ``NAVWORLD_HOST``, ``NAVWORLD_PORT``,
+``NAVWORLD_WORLD``, ``NAVWORLD_SALT``, ``NAVWORLD_MAX_EPISODES``, ``NAVWORLD_LOG_LEVEL``.
+The default host is 127.0.0.1 (``/evaluate`` makes the server call model endpoints, so expose
+it beyond the machine only deliberately).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from navworld.cli.app import app, bad_args
+from navworld.core.errors import ConfigError
+
+__all__ = ["serve"]
+
+
+@app.command("serve")
+def serve(
+    host: Annotated[str, typer.Option("--host", envvar="NAVWORLD_HOST", help="Interface to bind.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", envvar="NAVWORLD_PORT", help="TCP port.")] = 8000,
+    world: Annotated[
+        str | None, typer.Option("--world", envvar="NAVWORLD_WORLD", help="sandbox | amap | record:DIR | replay:DIR")
+    ] = None,
+    salt: Annotated[str | None, typer.Option("--salt", envvar="NAVWORLD_SALT", help="Salt of weekly facts.")] = None,
+    max_episodes: Annotated[
+        int | None,
+        typer.Option("--max-episodes", envvar="NAVWORLD_MAX_EPISODES", help="Cap on live episodes (default 1024)."),
+    ] = None,
+    log_level: Annotated[
+        str, typer.Option("--log-level", envvar="NAVWORLD_LOG_LEVEL", help="uvicorn log level.")
+    ] = "info",
+) -> None:
+    """Serve the HTTP API (health, tools, tasks, reset, step, evaluate; OpenAPI at /openapi.json)."""
+    if not 0 < port < 65536:
+        bad_args(f"--port must be between 1 and 65535, got {port}")
+    if max_episodes is not None and max_episodes < 1:
+        bad_args(f"--max-episodes must be >= 1, got {max_episodes}")
+    import uvicorn
+
+    from navworld.server.app import create_app
+
+    try:
+        application = create_app(world=world, salt=salt, max_episodes=max_episodes)
+    except ConfigError as exc:
+        bad_args(str(exc))
+    uvicorn.run(application, host=host, port=port, log_level=log_level.lower(), access_log=False)

@@ -1,0 +1,108 @@
+"""``navworld task show ID``: one generated problem (fields, prompt, DSL constraints)."""
+
+from __future__ import annotations
+
+import sys
+from typing import Annotated, Any
+
+import typer
+from typer.core import TyperCommand
+
+try:  # recent typer vendors click; its exceptions are not the click package's
+    from typer._click.exceptions import UsageError as _UsageError
+except ImportError:  # pragma: no cover - older typer on the click package
+    from click.exceptions import UsageError as _UsageError
+
+from navworld.cli.app import app, bad_args, print_json
+
+__all__ = ["parse_task_id", "task_app"]
+
+task_app = typer.Typer(help="Generated problems: show one by id.", no_args_is_help=True)
+app.add_typer(task_app, name="task")
+
+
+class _OneLineErrors(TyperCommand):
+    """Usage errors print one line on stderr and exit 2."""
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        """Parse as usual; a usage error becomes ``error: …`` and exit status 2."""
+        try:
+            return super().parse_args(ctx, args)
+        except _UsageError as exc:
+            sys.stderr.write(f"error: {exc.format_message().splitlines()[0]}\n")
+            raise typer.Exit(2) from None
+
+
+def parse_task_id(text: str) -> int:
+    """Parse a CLI task id; exit 2 with one line when it is not a valid id."""
+    from navworld.core.errors import TaskError
+    from navworld.tasks.generator import check_task_id
+
+    raw = text.strip()
+    try:
+        value = int(raw, 10)
+    except ValueError:
+        bad_args(f"task id must be an integer, got {text!r}")
+    try:
+        return check_task_id(value)
+    except TaskError as exc:
+        bad_args(str(exc))
+
+
+def _human(problem: Any) -> str:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console(file=None, record=True, width=110, force_terminal=False, color_system=None)
+    d = problem.to_dict()
+    table = Table(title=f"task {problem.task_id}: {problem.problem_type} (difficulty {problem.difficulty})")
+    table.add_column("field")
+    table.add_column("value", overflow="fold")
+    skip = {"prompt", "system_prompt", "hard_logic", "hard_logic_nl", "preferences", "extra", "task_id"}
+    for key, value in d.items():
+        if key in skip:
+            continue
+        if isinstance(value, list):
+            text = ", ".join(str(v if not isinstance(v, dict) else "/".join(map(str, v.values()))) for v in value)
+        elif isinstance(value, dict):
+            text = ", ".join(f"{k}={v}" for k, v in value.items())
+        else:
+            text = "" if value is None else str(value)
+        table.add_row(key, text)
+    extra = {k: v for k, v in d["extra"].items() if v not in (None, [], {}, False, "")}
+    table.add_row("extra", ", ".join(f"{k}={v}" for k, v in extra.items()))
+    with console.capture() as cap:
+        console.print(table)
+    parts = [cap.get().rstrip(), "", "── prompt ──", problem.prompt, "", "── constraints (DSL) ──"]
+    for i, (program, gloss) in enumerate(zip(problem.hard_logic, problem.hard_logic_nl, strict=True), start=1):
+        parts.append(f"[{i}] {gloss}")
+        parts.extend("    " + line for line in program.splitlines())
+    if problem.preferences:
+        parts += ["", "── preferences ──"]
+        for program in problem.preferences:
+            parts.extend("    " + line for line in program.splitlines())
+            parts.append("")
+    return "\n".join(parts).rstrip() + "\n"
+
+
+@task_app.command("show", cls=_OneLineErrors, context_settings={"ignore_unknown_options": True})
+def show(
+    task_id: Annotated[str, typer.Argument(metavar="ID", help="Task id (0 … 1000000000).")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print Problem.to_dict() as JSON.")] = False,
+    lang: Annotated[str, typer.Option("--lang", envvar="NAVWORLD_LANG", help="Prompt language: zh | en.")] = "zh",
+    salt: Annotated[str | None, typer.Option("--salt", envvar="NAVWORLD_SALT", help="Salt of weekly facts.")] = None,
+) -> None:
+    """Show one generated problem: fields, prompt, DSL constraints with their glosses."""
+    tid = parse_task_id(task_id)
+    lang = (lang or "zh").strip().lower()
+    if lang not in ("zh", "en"):
+        bad_args(f"--lang must be zh or en, got {lang!r}")
+    from navworld.tasks.generator import ProblemGenerator
+    from navworld.world.sandbox import SandboxWorld
+
+    problem = ProblemGenerator(SandboxWorld(salt=salt)).generate(tid, lang=lang)
+    if as_json:
+        print_json(problem.to_dict())
+        return
+    sys.stdout.write(_human(problem))
+    sys.stdout.flush()

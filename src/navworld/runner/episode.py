@@ -1,0 +1,265 @@
+"""The per-task function shared by every backend: generate → play → score → verify → one row.
+
+:class:`EpisodeRunner` holds what is expensive to build and safe to share inside one process
+(problem generator, world backend, scorer, agent). The local backend uses one; each Ray worker
+process builds its own from the same :class:`~navworld.runner.config.EvalConfig`.
+"""
+
+from __future__ import annotations
+
+import inspect
+import logging
+import time
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from navworld.core.problem import Problem
+from navworld.runner.agents import EpisodeAgent, RunRecord, build_agent, resolve_api_key
+from navworld.runner.config import EvalConfig, JudgeSpec, versions
+from navworld.runner.metrics import task_plan_metrics
+from navworld.runner.results import content_hash
+
+__all__ = ["SUCCESS_THRESHOLD", "EpisodeRunner", "Job", "plan_jobs", "row_hash", "run_job"]
+
+log = logging.getLogger(__name__)
+
+SUCCESS_THRESHOLD = 60.0
+"""A row succeeds when its total score (0–100) is at least this."""
+
+
+@dataclass(frozen=True)
+class Job:
+    """One (task, epoch) to run, with the content hash its row will carry."""
+
+    task_id: int
+    epoch: int
+    content_hash: str
+    problem_type: str
+    difficulty: int
+    problem: Problem | None = field(default=None, compare=False, repr=False)
+    """The generated problem (kept by the local backend so it is not generated twice)."""
+
+
+def _generator() -> Any:
+    from navworld.tasks.generator import ProblemGenerator
+
+    return ProblemGenerator()
+
+
+def row_hash(config: EvalConfig, problem: Problem, epoch: int) -> str:
+    """The content hash of the row of ``problem`` at ``epoch`` under ``config``."""
+    return content_hash(
+        problem.to_dict(),
+        salt=config.salt,
+        world=config.world,
+        versions=versions(),
+        agent=config.agent.identity(),
+        judge=config.judge.identity() if config.judge else None,
+        epoch=epoch,
+    )
+
+
+def plan_jobs(config: EvalConfig, generator: Any | None = None) -> list[Job]:
+    """Every (task, epoch) of the run, in order, with its content hash."""
+    gen = generator or _generator()
+    jobs: list[Job] = []
+    for task_id in config.task_ids:
+        problem = gen.generate(task_id, lang=config.lang)
+        for epoch in range(config.epochs):
+            jobs.append(
+                Job(
+                    task_id, epoch, row_hash(config, problem, epoch), problem.problem_type, problem.difficulty
+                )
+            )
+    return jobs
+
+
+def _build_judge(spec: JudgeSpec) -> Any:
+    """Build the scorer's LLM judge panel (the key comes from the environment, never from config)."""
+    from navworld.scoring.judge import LLMJudge
+
+    return LLMJudge(list(spec.models), base_url=spec.base_url, api_key=resolve_api_key(spec.api_key_env))
+
+
+def _build_scorer(judge: Any, salt: str) -> Any:
+    from navworld.scoring.scorer import TravelScorer
+
+    params = inspect.signature(TravelScorer).parameters
+    kwargs: dict[str, Any] = {"judge": judge}
+    if "salt" in params:
+        kwargs["salt"] = salt
+    return TravelScorer(**kwargs)
+
+
+def _code_score(report_dict: dict[str, Any]) -> float | None:
+    code = report_dict.get("code_score")
+    if isinstance(code, dict):
+        for key in ("subtotal", "total", "score"):
+            value = code.get(key)
+            if isinstance(value, int | float):
+                return float(value)
+    if isinstance(code, int | float):
+        return float(code)
+    return None
+
+
+class EpisodeRunner:
+    """Runs single (task, epoch) episodes and turns them into result rows.
+
+    Args:
+        config: the run's configuration.
+        agent: an agent to use instead of building the configured one (tests, embedding).
+    """
+
+    def __init__(self, config: EvalConfig, agent: EpisodeAgent | None = None) -> None:
+        self.config = config
+        self.generator = _generator()
+        from navworld.world import get_world
+
+        self.world = get_world(config.world, config.salt)
+        self.agent = agent if agent is not None else build_agent(config.agent)
+        judge = _build_judge(config.judge) if config.judge else None
+        self.scorer = _build_scorer(judge, config.salt)
+        self._judged = judge is not None
+        self._secrets = [s for s in (resolve_api_key(config.agent.api_key_env),) if s and len(s) >= 4]
+
+    def _redact(self, text: str) -> str:
+        for secret in self._secrets:
+            text = text.replace(secret, "***")
+        return text
+
+    async def aclose(self) -> None:
+        """Release the world backend."""
+        closer = getattr(self.world, "aclose", None)
+        if closer is not None:
+            await closer()
+        agent_close = getattr(self.agent, "aclose", None)
+        if agent_close is not None:
+            await agent_close()
+
+    async def _score(self, problem: Problem, record: RunRecord) -> Any:
+        if self._judged and hasattr(self.scorer, "score_async"):
+            return await self.scorer.score_async(problem, record.trace, record.answer)
+        return self.scorer.score(problem, record.trace, record.answer)
+
+    def _verification(self, report: Any, problem: Problem, record: RunRecord) -> dict[str, Any] | None:
+        """The plan verification dict: the scorer's (``report.plan_verification``), else our own."""
+        if hasattr(report, "plan_verification"):
+            verification = report.plan_verification
+        else:
+            verification = self._verify_directly(problem, record)
+        if hasattr(verification, "to_dict"):
+            verification = verification.to_dict()
+        return verification if isinstance(verification, dict) else None
+
+    def _verify_directly(self, problem: Problem, record: RunRecord) -> Any:
+        """Verify the answer's plan ourselves (for scorers that do not report it); ``None`` if no plan."""
+        try:
+            from navworld.verify import verify_plan
+            from navworld.verify.plan_parse import extract_plan
+        except ImportError:
+            return None
+        from navworld.core.errors import PlanParseError
+
+        try:
+            plan = extract_plan(record.answer)
+        except PlanParseError:
+            return None
+        return verify_plan(plan, problem, self.world, trace=record.trace)
+
+    async def run(self, task_id: int, epoch: int, problem: Problem | None = None) -> dict[str, Any]:
+        """Play, score and verify one (task, epoch); always returns a complete row.
+
+        ``problem`` may be passed when already generated (it must be ``generate(task_id, lang)``).
+
+        Failures of the agent's infrastructure (``RunRecord.error``) and unexpected exceptions
+        are recorded in ``error`` and the row is left unscored (``score`` is ``None``).
+        """
+        config = self.config
+        started = time.perf_counter()
+        if problem is None:
+            problem = self.generator.generate(task_id, lang=config.lang)
+        error: str | None = None
+        record = RunRecord()
+        report_dict: dict[str, Any] | None = None
+        verification: dict[str, Any] | None = None
+        try:
+            record = await self.agent.run(problem, self.world, salt=config.salt)
+            error = record.error
+        except Exception as exc:  # one failing episode must not stop the batch
+            log.exception("task %s epoch %s: agent failed", task_id, epoch)
+            error = f"agent: {exc.__class__.__name__}: {exc}"
+        if error is None:
+            try:
+                report = await self._score(problem, record)
+                report_error = getattr(report, "error", None)
+                if report_error:
+                    error = f"scorer: {report_error}"
+                else:
+                    report_dict = report.to_dict()
+                    verification = self._verification(report, problem, record)
+            except Exception as exc:  # a scorer bug is recorded, not fatal
+                log.exception("task %s epoch %s: scoring failed", task_id, epoch)
+                error = f"scorer: {exc.__class__.__name__}: {exc}"
+        total = report_dict.get("total") if report_dict else None
+        score = float(total) if isinstance(total, int | float) else None
+        n_constraints = len(problem.hard_logic)
+        vers = versions()
+        return {
+            "schema_version": vers["schema_version"],
+            "task_id": task_id,
+            "epoch": epoch,
+            "problem_type": problem.problem_type,
+            "difficulty": problem.difficulty,
+            "lang": problem.lang,
+            "agent": {"name": config.agent.label, **config.agent.identity()},
+            "judge": config.judge.identity() if config.judge else None,
+            "score": score,
+            "code_score": _code_score(report_dict) if report_dict else None,
+            "success": score is not None and score >= SUCCESS_THRESHOLD,
+            "report": report_dict,
+            "plan": {
+                "verification": verification,
+                "metrics": task_plan_metrics(verification, n_constraints) if error is None else None,
+                "constraints": list(problem.hard_logic_nl),
+            },
+            "finish": record.finish,
+            "steps": record.steps,
+            "tool_calls": record.tool_calls,
+            "tokens": record.usage,
+            "seconds": round(time.perf_counter() - started, 4),
+            "agent_seconds": round(record.seconds, 4),
+            "error": self._redact(error) if error else None,
+            "answer": record.answer,
+            "trace": record.trace,
+            "world": config.world,
+            "world_version": vers["world_version"],
+            "generator_version": vers["generator_version"],
+            "scorer_version": vers["scorer_version"],
+            "salt": config.salt,
+            "content_hash": row_hash(config, problem, epoch),
+            "finished_at": datetime.now(UTC).isoformat(timespec="seconds"),
+        }
+
+
+_PROCESS_STATE: dict[str, Any] = {}
+
+
+def run_job(config_json: str, task_id: int, epoch: int, api_key: str | None = None) -> dict[str, Any]:
+    """Run one (task, epoch) synchronously in this process and return its row.
+
+    The body of Ray tasks and of local worker processes: the :class:`EpisodeRunner` (generator,
+    world, scorer, agent) and an event loop are built once per process and configuration.
+    """
+    import asyncio
+
+    state = _PROCESS_STATE.get(config_json)
+    if state is None:
+        config = EvalConfig.model_validate_json(config_json)
+        runner = EpisodeRunner(config, agent=build_agent(config.agent, api_key=api_key))
+        state = {"runner": runner, "loop": asyncio.new_event_loop()}
+        _PROCESS_STATE.clear()
+        _PROCESS_STATE[config_json] = state
+    row: dict[str, Any] = state["loop"].run_until_complete(state["runner"].run(task_id, epoch))
+    return row

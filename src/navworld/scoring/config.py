@@ -1,0 +1,229 @@
+"""Every tunable constant of the NAVWORLD scorer, under the seed's names (seed §3).
+
+Nothing else in :mod:`navworld.scoring` hard-codes a score-shaping number; change a value here
+and bump :data:`navworld.core.versions.SCORER_VERSION`. ``docs/scoring.md`` lists each constant
+with its meaning.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from navworld.core.score import BAND_EDGES, NOISE_SIGMA, SCORE_BANDS
+
+# --------------------------------------------------------------------------- tools and types
+
+TOOL_NAMES: Final = (
+    "poi_search",
+    "around_search",
+    "direction",
+    "weather",
+    "search_flights",
+    "search_train_tickets",
+)
+POI_TOOLS: Final = frozenset({"poi_search", "around_search"})
+TRANSPORT_TOOLS: Final = frozenset({"search_flights", "search_train_tickets"})
+
+TRANSPORT_PROBLEM_TYPES: Final = frozenset({"intercity", "hybrid", "business"})
+"""Types whose answer is about intercity transport (tool_info_used hard fail, transport_grounded)."""
+
+REQUIRED_TOOLS_BY_TYPE: Final[dict[str, tuple[str, ...]]] = {
+    "intercity": ("poi_search", "direction", "weather", "search_flights", "search_train_tickets"),
+    "multiday": ("poi_search", "around_search", "direction", "weather"),
+    "hybrid": TOOL_NAMES,
+    "single_poi": ("poi_search", "around_search", "direction", "weather"),
+    "food_tour": ("poi_search", "around_search", "direction", "weather"),
+    "business": ("poi_search", "direction", "weather", "search_flights", "search_train_tickets"),
+    "family_study": ("poi_search", "around_search", "direction", "weather"),
+}
+"""Defaults when a :class:`~navworld.core.problem.Problem` carries no ``required_tools``."""
+
+REQUIRED_TOOLS_THRESHOLD: Final[dict[str, float]] = dict.fromkeys(REQUIRED_TOOLS_BY_TYPE, 0.6)
+CORE_TOOLS_BY_TYPE: Final[dict[str, frozenset[str]]] = {
+    t: (frozenset() if t == "intercity" else frozenset({"poi_search"})) for t in REQUIRED_TOOLS_BY_TYPE
+}
+REQUIRED_TOOL_PARAMS: Final[dict[str, tuple[str, ...]]] = {
+    "poi_search": ("address",),
+    "around_search": ("location",),
+    "direction": ("origin", "destination"),
+    "weather": ("city",),
+    "search_flights": ("date", "from_city", "to_city"),
+    "search_train_tickets": ("date", "from_city", "to_city"),
+}
+
+# --------------------------------------------------------------------------- totals
+
+TOTAL_CODE_SCORE: Final = 50.0
+TOTAL_LLM_SCORE: Final = 50.0
+INFO_CONSISTENCY_MAX: Final = 25.0
+COMPLETENESS_MAX: Final = 25.0
+LLM_DIMENSIONS: Final = ("practicality", "analysis_depth", "logic", "user_experience", "factual_grounding")
+LLM_SCORE_WEIGHTS: Final[dict[str, float]] = dict.fromkeys(LLM_DIMENSIONS, 10.0)
+
+# --------------------------------------------------------------------------- hard constraints
+
+FORMAT_MIN_LENGTH: Final = 200
+HARD_CONSTRAINT_PENALTIES: Final[dict[str, float]] = {
+    "format_valid": 0.15,
+    "tool_info_used": 0.0,
+    "required_tools_called": 0.5,
+    "poi_names_verified": 0.7,
+    "transport_grounded": 0.3,
+    "tool_quality": 0.5,
+}
+TOOL_INFO_USED_SOFT_PENALTY: Final = 0.05
+"""tool_info_used failure multiplier for non-transport types (P1b, softened)."""
+CODE_TOOL_USED_IC_THRESHOLD: Final = 6.0
+CODE_TOOL_USED_IC_THRESHOLD_NONTRANSPORT: Final = 8.0
+MIN_POI_MATCH_COUNT: Final = 2
+TOOL_QUALITY_MIN_COVERAGE: Final = 0.5
+TOOL_QUALITY_MIN_VALIDITY: Final = 0.5
+TOOL_VALIDITY_ERROR_CREDIT: Final = 0.5
+"""Credit of a call whose params are present but whose result is an error (never a valid call)."""
+TOOL_ERROR_PREFIXES: Final = ("错误：", "错误:", "Error:", "ERROR:", "error:")
+
+TRANSPORT_PRICE_TOLERANCE: Final = 0.15
+TRANSPORT_MAX_FABRICATION: Final = 0.2
+TRANSPORT_MIN_MULTIPLIER: Final = 0.3
+TRANSPORT_CLAIM_WINDOW: Final = 80
+"""Characters after a transport ID in which its price/times are read (same line, up to the next ID)."""
+
+# --------------------------------------------------------------------------- info consistency
+
+INFO_CONSISTENCY_RATIO_DIVISOR: Final = 0.6
+"""60 % overlap gives a category full credit (seed §3.3.2)."""
+IC_MIN_QUANTITY_THRESHOLD: Final = 5
+IC_MIN_QUANTITY_RATIO: Final = 0.2
+IC_MIN_QUANTITY_CAP: Final = 3
+IC_BELOW_MINIMUM_SCALE: Final = 0.65
+IC_OUT_OF_CONTEXT_WEIGHT: Final = 0.5
+IC_CONTEXT_WINDOW: Final = 200
+INFO_CONSISTENCY_MIN_BREADTH_TOTAL: Final = 4
+IC_BREADTH_PENALTY_MULTIPLIER: Final = 0.5
+IC_NO_FACTS_CREDIT: Final = 0.5
+"""Tools answered without extractable facts → IC = 25 × 0.5. Error-only traces get 0."""
+IC_CATEGORIES: Final = (
+    "flights",
+    "trains",
+    "pois",
+    "weather",
+    "distances",
+    "times",
+    "prices",
+    "wind_info",
+    "travel_durations",
+    "road_names",
+)
+MIN_DISTANCE_METRES: Final = 100.0
+DISTANCE_MATCH_TOLERANCE: Final = 0.05
+DURATION_MATCH_TOLERANCE_MIN: Final = 1.0
+PRICE_MATCH_ABS_TOLERANCE: Final = 0.5
+
+# --------------------------------------------------------------------------- completeness
+
+TIER2_PROXIMITY_DISTANCE: Final = 500
+TIER_FULL: Final = 1.0
+TIER_PROXIMATE: Final = 0.5
+TIER_DISTANT: Final = 0.2
+STRUCTURAL_CREDIT_RATIO: Final = 0.1
+VERIFIED_MIN_SCALE: Final = 0.25
+DAY_GROUNDING_MIN_TARGET: Final = 2
+DAY_GROUNDING_MAX_TARGET: Final = 4
+
+ECHO_MIN_LINE_CHARS: Final = 8
+ECHO_SHARE_START: Final = 0.3
+ECHO_SHARE_FULL: Final = 0.8
+ECHO_MIN_MULTIPLIER: Final = 0.3
+"""Anti-echo: share of answer characters on lines copied verbatim from tool results; between
+START and FULL the completeness multiplier falls linearly from 1.0 to MIN."""
+
+# --------------------------------------------------------------------------- tool diversity
+
+DIVERSITY_SHOULD_CALL_PENALTY: Final = 0.25
+DIVERSITY_ATTEMPTED_RECOVERY: Final = 0.15
+DIVERSITY_NICE_TO_HAVE_BONUS: Final = 0.05
+DIVERSITY_FLOOR: Final = 0.3
+DIVERSITY_CEILING: Final = 1.1
+NICE_TO_HAVE_BY_TYPE: Final[dict[str, frozenset[str]]] = {
+    "intercity": frozenset({"around_search"}),
+    "business": frozenset({"around_search"}),
+}
+
+# --------------------------------------------------------------------------- fabrication
+
+FABRICATION_PENALTY_MAX: Final = -12.5
+FABRICATION_MIN_LENGTH: Final = 200
+PRICE_FABRICATION_TOLERANCE: Final = 0.10
+PRICE_FABRICATION_PENALTY: Final = -3.0
+WEATHER_FABRICATION_PENALTY: Final = -2.0
+TRANSPORT_FABRICATION_TRIGGER: Final = 0.1
+TRANSPORT_FABRICATION_SCALE: Final = -5.0
+INFO_CONSISTENCY_MIN_RATIO: Final = 0.4
+LOW_IC_AMPLIFY_TRIGGER: Final = -3.0
+LOW_IC_AMPLIFIED_PENALTY: Final = -10.0
+
+LOCAL_FAB_SHOULD_CALL_SCALES: Final = ((3, 0.95), (6, 0.85), (10, 0.75))
+LOCAL_FAB_SHOULD_CALL_FLOOR: Final = 0.65
+LOCAL_FAB_SINGLE_POI_SCALES: Final = ((2, 0.85), (4, 0.7), (7, 0.55))
+LOCAL_FAB_SINGLE_POI_FLOOR: Final = 0.4
+"""Unsourced distance/time claims when ``direction`` was never called (non-transport types):
+(max claims, multiplier) steps, then the floor. 0 claims → 1.0."""
+
+# --------------------------------------------------------------------------- coupling and total
+
+LLM_CODE_RATIO_FACTOR: Final = 0.6
+"""LLM gets full credit when code ≥ 50 × 0.6 = 30."""
+CODE_LLM_RATIO_FACTOR: Final = 0.4
+"""Code gets full credit when LLM ≥ 50 × 0.4 = 20."""
+CODE_COUPLING_BASE: Final = 0.7
+CODE_COUPLING_SLOPE: Final = 0.3
+MONOTONICITY_FLOOR: Final = 0.5
+FG_DEFENSE_THRESHOLD: Final = 4.0
+FG_DEFENSE_BASE: Final = 0.3
+FG_DEFENSE_SLOPE: Final = 0.7
+SUCCESS_THRESHOLD: Final = 60.0
+
+# --------------------------------------------------------------------------- LLM judge
+
+CROSS_VALIDATION_THRESHOLD: Final = 36.0
+"""Judge total (of 50) above which a second model re-evaluates; the per-dimension min is kept."""
+JUDGE_TEMPERATURE: Final = 0.0
+JUDGE_MAX_TOKENS: Final = 4000
+JUDGE_TIMEOUT_S: Final = 180.0
+JUDGE_RETRIES: Final = 2
+JUDGE_RETRY_BACKOFF_S: Final = 1.0
+JUDGE_FG_CAP_TRIGGER: Final = 3.0
+JUDGE_FG_CAP_MARGIN: Final = 2.0
+"""fg ≤ 3 → logic and analysis_depth capped at fg + 2 (judge-side coupling)."""
+LLM_RUBRIC_PENALTY_RANGES: Final[dict[str, tuple[int, int]]] = {
+    "no_transport_mode": (2, 4),
+    "no_time_slots": (1, 3),
+    "time_conflict": (3, 5),
+    "cross_city_no_transport": (3, 5),
+    "cross_district": (2, 4),
+    "backtracking": (1, 3),
+    "no_order_reason": (1, 3),
+    "bad_geography": (3, 5),
+    "ungrounded_transport": (3, 5),
+    "ungrounded_time_distance": (2, 4),
+    "fabricated_price": (2, 4),
+    "ungrounded_poi": (1, 3),
+    "ungrounded_poi_logic": (2, 4),
+}
+JUDGE_SUMMARY_MAX_ITEM_CHARS: Final = 40
+JUDGE_SUMMARY_MAX_ITEMS: Final = 15
+JUDGE_PRICE_SUMMARY_TOLERANCE: Final = 0.15
+
+# --------------------------------------------------------------------------- safe dict
+
+# SCORE_BANDS = very_low/low/medium/high/very_high; BAND_EDGES = (10, 20, 30, 40) are the exclusive
+# upper edges of the first four bands on 0–50; NOISE_SIGMA = 2.0. They live with the report model
+# (core may not import scoring) and are re-exported here so this module lists every constant.
+
+# --------------------------------------------------------------------------- limits
+
+ANSWER_MAX_CHARS: Final = 60_000
+"""Answer characters examined (longer answers are cut; no real plan is that long)."""
+TOOL_TEXT_CACHE_SIZE: Final = 4096
+
+__all__ = sorted(name for name in globals() if name.isupper())  # noqa: PLE0605

@@ -1,0 +1,511 @@
+"""Tool-side facts: the 10 categories of seed §3.3.1, read from the exact tool text the model saw.
+
+=================  =========================================================================
+category           tool side (value kept)
+=================  =========================================================================
+flights            flight numbers from ``search_flights`` lines (``航班 CA1234 …``)
+trains             train numbers from ``search_train_tickets`` lines (``车次 G102 …``)
+pois               ``name:`` of every POI block of ``poi_search`` / ``around_search``
+weather            conditions (``dayweather``/``nightweather``, split on 转) and temperatures (``18℃``)
+distances          route / step / around distances in metres (≥ 100 m)
+times              departure/arrival times of flights and trains, POI opening-hour bounds (``HH:MM``)
+prices             ``(key, value)``: key = flight/train number, POI name, ``taxi`` or ``transit``
+wind_info          wind direction (``东北风``) and power (``1-3级``)
+travel_durations   route, flight and train durations in minutes
+road_names         road names in route steps (``延安路``, ``沈海高速``)
+=================  =========================================================================
+
+Extraction per tool result is cached (LRU keyed by tool name and text), so scoring the same
+trace again, or many answers against one trace, does not re-extract.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from navworld.scoring import config as C
+from navworld.scoring import patterns as P
+from navworld.scoring.trace import ToolCallRecord
+
+__all__ = [
+    "PoiEntry",
+    "TextFacts",
+    "ToolFacts",
+    "TransportEntry",
+    "admin_prefixes",
+    "extract_text_facts",
+    "extract_tool_facts",
+    "norm_power",
+    "norm_time",
+    "norm_wind",
+    "parse_duration",
+    "parse_metres",
+    "poi_variants",
+    "road_names",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class PoiEntry:
+    """A POI returned by a POI tool; ``variants`` are the strings searched for in answers."""
+
+    name: str
+    kind: str
+    variants: tuple[str, ...]
+    cost: float | None = None
+    opentime: str = ""
+    district: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class TransportEntry:
+    """A flight or train line of a transport tool result."""
+
+    id: str
+    mode: str
+    dep: str | None
+    arr: str | None
+    prices: tuple[float, ...]
+    duration_min: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class TextFacts:
+    """Facts of one tool result text (immutable, cached)."""
+
+    tool: str
+    transports: tuple[TransportEntry, ...] = ()
+    pois: tuple[PoiEntry, ...] = ()
+    conditions: frozenset[str] = frozenset()
+    temps: frozenset[int] = frozenset()
+    wind: frozenset[str] = frozenset()
+    distances: frozenset[float] = frozenset()
+    times: frozenset[str] = frozenset()
+    prices: frozenset[tuple[str, float]] = frozenset()
+    durations: frozenset[int] = frozenset()
+    roads: frozenset[str] = frozenset()
+    admin_names: frozenset[str] = frozenset()
+    lines: frozenset[str] = frozenset()
+    weather_days: tuple[str, ...] = ()
+
+
+@dataclass(slots=True)
+class ToolFacts:
+    """The union of the facts of every non-error tool result of a trace."""
+
+    called: frozenset[str] = frozenset()
+    succeeded: frozenset[str] = frozenset()
+    failed_only: frozenset[str] = frozenset()
+    n_calls: int = 0
+    n_ok: int = 0
+    transports: dict[str, TransportEntry] = field(default_factory=dict)
+    pois: dict[str, PoiEntry] = field(default_factory=dict)
+    conditions: set[str] = field(default_factory=set)
+    temps: set[int] = field(default_factory=set)
+    wind: set[str] = field(default_factory=set)
+    distances: set[float] = field(default_factory=set)
+    times: set[str] = field(default_factory=set)
+    prices: dict[str, set[float]] = field(default_factory=dict)
+    durations: set[int] = field(default_factory=set)
+    roads: set[str] = field(default_factory=set)
+    admin_names: set[str] = field(default_factory=set)
+    lines: set[str] = field(default_factory=set)
+    weather_days: list[str] = field(default_factory=list)
+
+    @property
+    def flights(self) -> set[str]:
+        """Flight numbers returned by the tools."""
+        return {k for k, v in self.transports.items() if v.mode == "flight"}
+
+    @property
+    def trains(self) -> set[str]:
+        """Train numbers returned by the tools."""
+        return {k for k, v in self.transports.items() if v.mode == "train"}
+
+    @property
+    def weather(self) -> set[str]:
+        """Weather facts as strings: conditions and ``N℃`` temperatures."""
+        return self.conditions | {f"{t}℃" for t in self.temps}
+
+    @property
+    def price_pairs(self) -> set[tuple[str, float]]:
+        """Every ``(key, value)`` price fact."""
+        return {(k, v) for k, vals in self.prices.items() for v in vals}
+
+    def category_sizes(self) -> dict[str, int]:
+        """Number of tool facts per IC category."""
+        return {
+            "flights": len(self.flights),
+            "trains": len(self.trains),
+            "pois": len(self.pois),
+            "weather": len(self.weather),
+            "distances": len(self.distances),
+            "times": len(self.times),
+            "prices": len(self.price_pairs),
+            "wind_info": len(self.wind),
+            "travel_durations": len(self.durations),
+            "road_names": len(self.roads),
+        }
+
+    def is_empty(self) -> bool:
+        """Whether no category holds any fact."""
+        return not any(self.category_sizes().values())
+
+
+# --------------------------------------------------------------------------- small normalisers
+
+
+def norm_time(hour: int, minute: int) -> str | None:
+    """``HH:MM`` (zero-padded) or ``None`` when out of range."""
+    if 0 <= hour <= 24 and 0 <= minute < 60 and not (hour == 24 and minute):
+        return f"{hour:02d}:{minute:02d}"
+    return None
+
+
+def parse_metres(value: str, unit: str) -> float | None:
+    """A distance in metres from a number and its unit."""
+    try:
+        v = float(value)
+    except ValueError:
+        return None
+    return v * 1000.0 if unit in ("公里", "千米", "km", "KM", "Km") else v
+
+
+def parse_duration(groups: tuple[str | None, ...]) -> int | None:
+    """Minutes from a :data:`~navworld.scoring.patterns.DURATION` match's groups."""
+    h, m, hours, mins = groups
+    try:
+        if h is not None:
+            return int(h) * 60 + int(m or 0)
+        if hours is not None:
+            return round(float(hours) * 60)
+        if mins is not None:
+            return int(mins)
+    except ValueError:
+        return None
+    return None
+
+
+def norm_wind(value: str) -> str | None:
+    """``东北`` / ``东北风`` → ``东北风``; other values kept when they name a wind."""
+    v = value.strip()
+    if not v:
+        return None
+    if all(ch in "东南西北" for ch in v) and len(v) <= 2:
+        return v + "风"
+    m = P.WIND_DIR.search(v)
+    return m.group(1) if m else None
+
+
+def norm_power(lo: str, hi: str | None, le: str | None) -> str:
+    """``1-3级`` / ``≤3级`` / ``3级``."""
+    if le:
+        return f"≤{int(lo)}级"
+    if hi is not None:
+        return f"{int(lo)}-{int(hi)}级"
+    return f"{int(lo)}级"
+
+
+def road_names(text: str) -> list[tuple[str, int]]:
+    """Road names with their positions: fragments between verbs/units, then a road suffix."""
+    out: list[tuple[str, int]] = []
+    pos = 0
+    for sep in P.ROAD_SPLIT.finditer(text):
+        _roads_in_fragment(text, pos, sep.start(), out)
+        pos = sep.end()
+    _roads_in_fragment(text, pos, len(text), out)
+    return out
+
+
+def _roads_in_fragment(text: str, start: int, end: int, out: list[tuple[str, int]]) -> None:
+    if end - start < 2:
+        return
+    for m in P.ROAD_NAME.finditer(text, start, end):
+        name = m.group(0)
+        if len(name) < 3 or name in P.ROAD_STOP_NAMES or P.ROAD_BAD_SUFFIX.match(text, m.end()):
+            continue
+        out.append((name, m.start()))
+
+
+def admin_prefixes(cities: set[str] | frozenset[str], districts: set[str] | frozenset[str]) -> frozenset[str]:
+    """Prefixes stripped from POI names: city/province names (full and short) and full district names."""
+    out = set(districts)
+    for c in cities:
+        out.add(c)
+        short = P.ADMIN_SUFFIX.sub("", c)
+        if len(short) >= 2:
+            out.add(short)
+    return frozenset(p for p in out if len(p) >= 2)
+
+
+def poi_variants(name: str, prefixes: frozenset[str] | set[str] = frozenset()) -> tuple[str, ...]:
+    """Search strings for a POI name: full, without branch suffix, without admin prefix, halves.
+
+    Halves are used only for names of ≥ 6 characters whose halves are ≥ 3 characters and not
+    generic words or admin names (the upstream ≥ 4-character half match produced false positives).
+    """
+    out = [name]
+    base = P.BRANCH_SUFFIX.sub("", name).strip()
+    if base and base != name and len(base) >= 2:
+        out.append(base)
+    clean = P.NAME_NOISE.sub("", base)
+    if clean and clean != base and len(clean) >= 2:
+        out.append(clean)
+    core = clean
+    for prefix in sorted(prefixes, key=len, reverse=True):
+        if core.startswith(prefix) and len(core) - len(prefix) >= 2:
+            core = core[len(prefix):]
+            break
+    if core != clean and len(core) >= 3 and core not in P.GENERIC_NAME_PARTS:
+        out.append(core)
+    stem = core
+    for suffix in ("风景名胜区", "旅游景区", "风景区", "旅游区", "景区"):
+        if core.endswith(suffix) and len(core) - len(suffix) >= 2:
+            stem = core[: -len(suffix)]
+            out.append(stem)
+            break
+    if len(stem) >= 6:
+        half = len(stem) // 2
+        for part in (stem[:half], stem[half:]):
+            if len(part) >= 3 and part not in P.GENERIC_NAME_PARTS and not _is_admin(part, prefixes):
+                out.append(part)
+    return tuple(dict.fromkeys(v for v in out if v))
+
+
+def _is_admin(part: str, prefixes: frozenset[str] | set[str]) -> bool:
+    return bool(P.ADMIN_SUFFIX.search(part)) or any(p in part for p in prefixes)
+
+
+def _poi_kind(fields: dict[str, str]) -> str:
+    t = fields.get("type", "") + fields.get("typecode", "")
+    if "餐饮" in t or fields.get("cuisine") or fields.get("typecode", "").startswith("05"):
+        return "restaurant"
+    if any(w in t for w in ("住宿", "酒店", "宾馆")) or fields.get("star") or fields.get("typecode", "").startswith("10"):
+        return "hotel"
+    if any(w in t for w in ("交通", "机场", "火车站")) or fields.get("typecode", "").startswith("15"):
+        return "hub"
+    return "attraction"
+
+
+# --------------------------------------------------------------------------- per-text extraction
+
+
+def _kv_blocks(text: str) -> list[dict[str, str]]:
+    """``## N`` blocks of ``key: value`` lines (a repeated ``name`` also starts a block)."""
+    blocks: list[dict[str, str]] = []
+    cur: dict[str, str] = {}
+    for line in P.LINE_SPLIT.split(text):
+        if P.TOOL_BLOCK_HEADER.match(line) and line.lstrip().startswith("#"):
+            if cur:
+                blocks.append(cur)
+            cur = {"_header": line.strip("# ").strip()}
+            continue
+        m = P.TOOL_KV.match(line)
+        if not m:
+            continue
+        key, value = m.group(1).lower(), m.group(2)
+        if key in cur and key == "name":
+            blocks.append(cur)
+            cur = {}
+        cur.setdefault(key, value)
+    if cur:
+        blocks.append(cur)
+    return blocks
+
+
+def _times_in(text: str) -> set[str]:
+    out = set()
+    for m in P.TIME.finditer(text):
+        t = norm_time(int(m.group(1)), int(m.group(2)))
+        if t:
+            out.add(t)
+    return out
+
+
+def _pois(text: str) -> dict[str, object]:
+    blocks = [b for b in _kv_blocks(text) if b.get("name")]
+    cities = {v for b in blocks for k in ("cityname", "pname") if (v := b.get(k, "").strip())}
+    districts = {v for b in blocks if (v := b.get("adname", "").strip())}
+    admin = cities | districts
+    prefixes = admin_prefixes(cities, districts)
+    pois, prices, times, dists = [], set(), set(), set()
+    for b in blocks:
+        name = b["name"].strip()[:60]
+        if not name or name in admin:
+            continue
+        cost = None
+        if (m := P.TOOL_PRICE.search(b.get("cost", ""))) is not None:
+            cost = float(m.group(1))
+            prices.add((name, cost))
+        opentime = b.get("opentime", "")
+        times |= _times_in(opentime)
+        if (m := P.DISTANCE.search(b.get("distance", ""))) is not None:
+            d = parse_metres(m.group(1), m.group(2))
+            if d is not None and d >= C.MIN_DISTANCE_METRES:
+                dists.add(d)
+        kind = _poi_kind(b)
+        pois.append(PoiEntry(name, kind, poi_variants(name, prefixes), cost, opentime, b.get("adname", "")))
+    return {"pois": tuple(pois), "prices": prices, "times": times, "distances": dists, "admin": admin}
+
+
+def _transport(text: str, mode: str) -> tuple[list[TransportEntry], set[str], set[tuple[str, float]], set[int]]:
+    line_re = P.TOOL_FLIGHT_LINE if mode == "flight" else P.TOOL_TRAIN_LINE
+    entries, times, prices, durations = [], set(), set(), set()
+    for line in P.LINE_SPLIT.split(text):
+        m = line_re.search(line)
+        if not m:
+            continue
+        tid = m.group(1)
+        rest = line[m.end():]
+        ts = [t for t in (norm_time(int(x.group(1)), int(x.group(2))) for x in P.TIME.finditer(rest)) if t]
+        ps = tuple(float(x.group(1)) for x in P.TOOL_PRICE.finditer(rest))
+        dur = None
+        for d in P.DURATION.finditer(rest):
+            dur = parse_duration(d.groups())
+            if dur:
+                break
+        entries.append(TransportEntry(tid, mode, ts[0] if ts else None, ts[1] if len(ts) > 1 else None, ps, dur))
+        times.update(ts[:2])
+        prices.update((tid, p) for p in ps)
+        if dur:
+            durations.add(dur)
+    return entries, times, prices, durations
+
+
+def _direction(text: str) -> dict[str, set]:
+    dists, durs, prices, roads = set(), set(), set(), set()
+    for m in P.DISTANCE.finditer(text):
+        d = parse_metres(m.group(1), m.group(2))
+        if d is not None and d >= C.MIN_DISTANCE_METRES:
+            dists.add(d)
+    for m in P.DURATION.finditer(text):
+        d = parse_duration(m.groups())
+        if d:
+            durs.add(d)
+    for line in P.LINE_SPLIT.split(text):
+        kv = P.TOOL_KV.match(line)
+        if kv:
+            key, value = kv.group(1).lower(), kv.group(2)
+            pm = P.TOOL_PRICE.search(value)
+            if pm and "taxi" in key:
+                prices.add(("taxi", float(pm.group(1))))
+            elif pm and key in ("cost", "transit_cost", "fare", "price"):
+                prices.add(("transit", float(pm.group(1))))
+            if key in ("road", "road_name", "roads"):
+                roads.update(r for r, _ in road_names(value))
+                if len(value) >= 3 and P.ROAD_NAME.fullmatch(value):
+                    roads.add(value)
+        roads.update(r for r, _ in road_names(line))
+    return {"distances": dists, "durations": durs, "prices": prices, "roads": roads}
+
+
+def _weather(text: str) -> dict[str, set | list]:
+    conds, temps, wind, days = set(), set(), set(), []
+    for line in P.LINE_SPLIT.split(text):
+        if (dm := P.TOOL_DATE_HEADER.match(line)) is not None:
+            days.append(dm.group(1))
+            continue
+        kv = P.TOOL_KV.match(line)
+        if not kv:
+            continue
+        key, value = kv.group(1).lower(), kv.group(2)
+        if key.endswith("weather"):
+            conds.update(m.group(0) for m in P.WEATHER_COND.finditer(value))
+        elif key.endswith("temp"):
+            t = value.replace("℃", "").replace("°C", "").strip()
+            if t.lstrip("-").isdigit():
+                temps.add(int(t))
+        elif key.endswith("wind"):
+            w = norm_wind(value)
+            if w:
+                wind.add(w)
+        elif key.endswith("power"):
+            pm = P.WIND_POWER.search(value if "级" in value else value + "级")
+            if pm:
+                wind.add(norm_power(pm.group(2), pm.group(3), pm.group(1)))
+    return {"conditions": conds, "temps": temps, "wind": wind, "days": days}
+
+
+@lru_cache(maxsize=C.TOOL_TEXT_CACHE_SIZE)
+def extract_text_facts(tool: str, text: str) -> TextFacts:
+    """Facts of one tool result text (cached by ``(tool, text)``)."""
+    lines = frozenset(s for raw in P.LINE_SPLIT.split(text) if len(s := raw.strip()) >= C.ECHO_MIN_LINE_CHARS)
+    if tool in C.POI_TOOLS:
+        r = _pois(text)
+        return TextFacts(
+            tool,
+            pois=r["pois"],  # type: ignore[arg-type]
+            prices=frozenset(r["prices"]),  # type: ignore[arg-type]
+            times=frozenset(r["times"]),  # type: ignore[arg-type]
+            distances=frozenset(r["distances"]),  # type: ignore[arg-type]
+            admin_names=frozenset(r["admin"]),  # type: ignore[arg-type]
+            lines=lines,
+        )
+    if tool in C.TRANSPORT_TOOLS:
+        mode = "flight" if tool == "search_flights" else "train"
+        entries, times, prices, durations = _transport(text, mode)
+        return TextFacts(
+            tool,
+            transports=tuple(entries),
+            times=frozenset(times),
+            prices=frozenset(prices),
+            durations=frozenset(durations),
+            lines=lines,
+        )
+    if tool == "direction":
+        r = _direction(text)
+        return TextFacts(
+            tool,
+            distances=frozenset(r["distances"]),
+            durations=frozenset(r["durations"]),
+            prices=frozenset(r["prices"]),
+            roads=frozenset(r["roads"]),
+            lines=lines,
+        )
+    if tool == "weather":
+        w = _weather(text)
+        return TextFacts(
+            tool,
+            conditions=frozenset(w["conditions"]),
+            temps=frozenset(w["temps"]),
+            wind=frozenset(w["wind"]),
+            weather_days=tuple(w["days"]),
+            lines=lines,
+        )
+    return TextFacts(tool, lines=lines)
+
+
+def extract_tool_facts(calls: list[ToolCallRecord]) -> ToolFacts:
+    """Merge the cached per-text facts of every successful call."""
+    tf = ToolFacts()
+    called, ok = set(), set()
+    for call in calls:
+        if call.name:
+            called.add(call.name)
+        if call.is_error or call.result is None:
+            continue
+        ok.add(call.name)
+        tf.n_ok += 1
+        f = extract_text_facts(call.name, call.result)
+        for t in f.transports:
+            tf.transports.setdefault(t.id, t)
+        for p in f.pois:
+            tf.pois.setdefault(p.name, p)
+        tf.conditions |= f.conditions
+        tf.temps |= f.temps
+        tf.wind |= f.wind
+        tf.distances |= f.distances
+        tf.times |= f.times
+        for key, value in f.prices:
+            tf.prices.setdefault(key, set()).add(value)
+        tf.durations |= f.durations
+        tf.roads |= f.roads
+        tf.admin_names |= f.admin_names
+        tf.lines |= f.lines
+        tf.weather_days.extend(d for d in f.weather_days if d not in tf.weather_days)
+    tf.n_calls = len(calls)
+    tf.called = frozenset(called)
+    tf.succeeded = frozenset(ok)
+    tf.failed_only = frozenset(called - ok)
+    return tf

@@ -1,0 +1,203 @@
+"""Hard constraints (seed §3.2) and the tool-diversity multiplier.
+
+Each check returns ``(passed, multiplier, detail)``; failed multipliers multiply together in
+:mod:`navworld.scoring.total`. Tool results that are errors (``错误：…``) never count as valid
+calls (upstream counted any long result, including wrapped errors, as valid).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from navworld.scoring import config as C
+from navworld.scoring import patterns as P
+from navworld.scoring.answer_facts import AnswerFacts
+from navworld.scoring.facts import ToolFacts
+from navworld.scoring.parser import ParsedAnswer
+from navworld.scoring.trace import ToolCallRecord
+
+__all__ = [
+    "Check",
+    "diversity_multiplier",
+    "format_valid",
+    "poi_names_verified",
+    "required_tools",
+    "required_tools_called",
+    "tool_info_used",
+    "tool_quality",
+    "transport_grounded",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Check:
+    """Outcome of one hard constraint."""
+
+    passed: bool
+    multiplier: float
+    detail: dict[str, Any]
+
+
+def required_tools(problem_type: str, declared: list[str] | tuple[str, ...] | None) -> tuple[str, ...]:
+    """The problem's required tools (its own list when it has one, else the type default)."""
+    known = tuple(t for t in (declared or ()) if t in C.TOOL_NAMES)
+    return known or C.REQUIRED_TOOLS_BY_TYPE.get(problem_type, C.TOOL_NAMES[:4])
+
+
+def format_valid(problem_type: str, pa: ParsedAnswer, af: AnswerFacts) -> Check:
+    """Length ≥ FORMAT_MIN_LENGTH and the type's structure keyword (or parsed structure)."""
+    length = len(pa.text.strip())
+    kw = P.FORMAT_KEYWORDS.get(problem_type)
+    has_kw = bool(kw.search(pa.text)) if kw else True
+    has_transport = bool(af.flights or af.trains)
+    has_days = bool(pa.day_numbers)
+    if problem_type == "intercity":
+        structure = has_kw or has_transport
+    elif problem_type == "multiday":
+        structure = has_kw or has_days
+    elif problem_type == "hybrid":
+        structure = has_kw or has_transport or has_days
+    else:
+        structure = has_kw
+    passed = length >= C.FORMAT_MIN_LENGTH and structure
+    mult = 1.0 if passed else C.HARD_CONSTRAINT_PENALTIES["format_valid"]
+    return Check(passed, mult, {"length": length, "structure": structure})
+
+
+def tool_info_used(problem_type: str, ic: float) -> Check:
+    """IC-only gate: IC ≥ 6 (transport types) or IC ≥ 8 (others); no completeness involved."""
+    transport = problem_type in C.TRANSPORT_PROBLEM_TYPES
+    threshold = C.CODE_TOOL_USED_IC_THRESHOLD if transport else C.CODE_TOOL_USED_IC_THRESHOLD_NONTRANSPORT
+    passed = ic >= threshold
+    fail_mult = C.HARD_CONSTRAINT_PENALTIES["tool_info_used"] if transport else C.TOOL_INFO_USED_SOFT_PENALTY
+    return Check(passed, 1.0 if passed else fail_mult, {"ic": round(ic, 2), "threshold": threshold})
+
+
+def required_tools_called(problem_type: str, required: tuple[str, ...], tf: ToolFacts) -> Check:
+    """Coverage ≥ threshold, every core tool called, and a transport tool for transport types."""
+    called = tf.called
+    coverage = len(called & set(required)) / len(required) if required else 1.0
+    threshold = C.REQUIRED_TOOLS_THRESHOLD.get(problem_type, 0.6)
+    core = C.CORE_TOOLS_BY_TYPE.get(problem_type, frozenset()) & set(required)
+    missing_core = sorted(core - called)
+    needs_transport = problem_type in C.TRANSPORT_PROBLEM_TYPES
+    transport_ok = not needs_transport or bool(called & C.TRANSPORT_TOOLS)
+    passed = tf.n_calls > 0 and coverage >= threshold and not missing_core and transport_ok
+    mult = 1.0 if passed else C.HARD_CONSTRAINT_PENALTIES["required_tools_called"]
+    detail = {
+        "coverage": round(coverage, 3),
+        "missing": sorted(set(required) - called),
+        "missing_core": missing_core,
+        "transport_tool_called": transport_ok,
+    }
+    return Check(passed, mult, detail)
+
+
+def poi_names_verified(tf: ToolFacts, af: AnswerFacts) -> Check:
+    """At least MIN_POI_MATCH_COUNT tool POIs appear in the answer (auto-pass without POI data)."""
+    if not (tf.called & C.POI_TOOLS) or not tf.pois:
+        return Check(True, 1.0, {"applicable": False, "matched": len(af.pois)})
+    need = min(C.MIN_POI_MATCH_COUNT, len(tf.pois))
+    passed = len(af.pois) >= need
+    mult = 1.0 if passed else C.HARD_CONSTRAINT_PENALTIES["poi_names_verified"]
+    return Check(passed, mult, {"applicable": True, "matched": len(af.pois), "required": need})
+
+
+def _mode_state(tf: ToolFacts, mode: str) -> str:
+    tool = "search_flights" if mode == "flight" else "search_train_tickets"
+    ids = tf.flights if mode == "flight" else tf.trains
+    if ids:
+        return "verified"
+    return "unverifiable" if tool in tf.called else "absent"
+
+
+def _claim_ok(claim_kind: str, value: str, prices: tuple[float, ...], times: tuple[str | None, ...], k_max: int) -> bool:
+    if claim_kind == "id":
+        return True
+    if claim_kind == "time":
+        return value in times
+    try:
+        v = float(value)
+    except ValueError:
+        return False
+    tol = C.TRANSPORT_PRICE_TOLERANCE
+    return any(abs(v - k * p) <= tol * k * p for p in prices if p > 0 for k in range(1, k_max + 1))
+
+
+def transport_grounded(problem_type: str, tf: ToolFacts, af: AnswerFacts, group_size: int = 1) -> Check:
+    """Progressive transport check: IDs, ID-linked prices (±15 %) and times against the tools.
+
+    Claims of a mode whose tool was called but returned nothing are unverifiable and excluded;
+    claims of a mode whose tool was never called are fabricated. Highway codes are not claims.
+    """
+    if problem_type not in C.TRANSPORT_PROBLEM_TYPES:
+        return Check(True, 1.0, {"applicable": False})
+    states = {"flight": _mode_state(tf, "flight"), "train": _mode_state(tf, "train")}
+    k_max = max(2, 2 * max(1, group_size))
+    verified = fabricated = unverifiable = 0
+    bad: list[str] = []
+    for claim in sorted(af.claims, key=lambda c: (c.id, c.kind, c.value)):
+        state = states[claim.mode]
+        if state == "unverifiable":
+            unverifiable += 1
+            continue
+        entry = tf.transports.get(claim.id) if state == "verified" else None
+        ok = entry is not None and entry.mode == claim.mode
+        if ok and entry is not None:
+            ok = _claim_ok(claim.kind, claim.value, entry.prices, (entry.dep, entry.arr), k_max)
+        if ok:
+            verified += 1
+        else:
+            fabricated += 1
+            if len(bad) < 10:
+                bad.append(f"{claim.id}:{claim.kind}{'=' + claim.value if claim.value else ''}")
+    total = verified + fabricated
+    fab_ratio = fabricated / total if total else 0.0
+    if fab_ratio <= C.TRANSPORT_MAX_FABRICATION:
+        mult = 1.0
+    else:
+        span = 1.0 - C.TRANSPORT_MAX_FABRICATION
+        mult = max(C.TRANSPORT_MIN_MULTIPLIER, 1.0 - (1.0 - C.TRANSPORT_MIN_MULTIPLIER) * (fab_ratio - C.TRANSPORT_MAX_FABRICATION) / span)
+    detail = {
+        "applicable": True,
+        "claims": total,
+        "verified": verified,
+        "fabricated": fabricated,
+        "unverifiable": unverifiable,
+        "fabrication_ratio": round(fab_ratio, 4),
+        "unverified_examples": bad,
+        "highway_codes_ignored": sorted(set(af.highway_codes))[:10],
+    }
+    return Check(fab_ratio <= C.TRANSPORT_MAX_FABRICATION, mult, detail)
+
+
+def call_validity(call: ToolCallRecord) -> float:
+    """1.0 valid call; TOOL_VALIDITY_ERROR_CREDIT when params are present but the result is an error; 0 otherwise."""
+    if call.name not in C.TOOL_NAMES or not call.params_present:
+        return 0.0
+    return C.TOOL_VALIDITY_ERROR_CREDIT if call.is_error else 1.0
+
+
+def tool_quality(required: tuple[str, ...], calls: list[ToolCallRecord], tf: ToolFacts) -> Check:
+    """coverage ≥ 0.5 and validity ≥ 0.5 (error results are never full-credit calls)."""
+    coverage = len(tf.called & set(required)) / len(required) if required else 1.0
+    validity = sum(call_validity(c) for c in calls) / len(calls) if calls else 0.0
+    passed = coverage >= C.TOOL_QUALITY_MIN_COVERAGE and validity >= C.TOOL_QUALITY_MIN_VALIDITY
+    mult = 1.0 if passed else C.HARD_CONSTRAINT_PENALTIES["tool_quality"]
+    n_err = sum(1 for c in calls if c.is_error)
+    return Check(passed, mult, {"coverage": round(coverage, 3), "validity": round(validity, 3), "error_results": n_err})
+
+
+def diversity_multiplier(problem_type: str, required: tuple[str, ...], tf: ToolFacts) -> float:
+    """1.0 − 0.25 per required tool not called (−0.10 if only failed) + 0.05 per nice-to-have, clamped."""
+    mult = 1.0
+    for tool in required:
+        if tool not in tf.called:
+            mult -= C.DIVERSITY_SHOULD_CALL_PENALTY
+        elif tool in tf.failed_only:
+            mult -= C.DIVERSITY_SHOULD_CALL_PENALTY - C.DIVERSITY_ATTEMPTED_RECOVERY
+    for tool in C.NICE_TO_HAVE_BY_TYPE.get(problem_type, frozenset()):
+        if tool in tf.succeeded and tool not in required:
+            mult += C.DIVERSITY_NICE_TO_HAVE_BONUS
+    return round(min(C.DIVERSITY_CEILING, max(C.DIVERSITY_FLOOR, mult)), 4)

@@ -1,0 +1,269 @@
+"""Answer parser: JSON-first (the fenced plan of DESIGN §7), regex fallback.
+
+The JSON path reads ``itinerary[].activities[]`` (type, start/end time, position or start/end,
+``FlightID``/``TrainID``, price/cost) and inbound ``transports`` legs. It is tolerant: any JSON
+object with an ``itinerary`` list is used, unknown fields are ignored, wrong types are skipped.
+The fallback reads the day structure (第N天 / Day N / D1), budget lines and place names by
+suffix. ``parse_success`` is true when either path found structure (upstream could report
+failure after a successful fallback).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from navworld.scoring import config as C
+from navworld.scoring import patterns as P
+
+__all__ = ["Activity", "DaySpan", "Leg", "ParsedAnswer", "cn_number", "parse_answer", "place_candidates"]
+
+_CN_DIGITS = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10}
+
+
+def cn_number(text: str) -> int | None:
+    """``3`` / ``三`` / ``十二`` / ``二十`` → int (1–99), else ``None``."""
+    if text.isdigit():
+        return int(text)
+    if not text or any(ch not in _CN_DIGITS for ch in text):
+        return None
+    if "十" not in text:
+        return _CN_DIGITS[text] if len(text) == 1 else None
+    tens, _, ones = text.partition("十")
+    t = _CN_DIGITS.get(tens, 0) if tens else 1
+    o = _CN_DIGITS.get(ones, 0) if ones else 0
+    return t * 10 + o
+
+
+@dataclass(slots=True)
+class Leg:
+    """An inbound inner-city transport leg of an activity."""
+
+    mode: str = ""
+    start: str = ""
+    end: str = ""
+    start_time: str = ""
+    end_time: str = ""
+    distance: float | None = None
+    price: float | None = None
+
+
+@dataclass(slots=True)
+class Activity:
+    """One activity of the JSON plan."""
+
+    day: int
+    type: str = ""
+    start_time: str = ""
+    end_time: str = ""
+    position: str = ""
+    start: str = ""
+    end: str = ""
+    transport_id: str = ""
+    price: float | None = None
+    cost: float | None = None
+    legs: list[Leg] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class DaySpan:
+    """A day section of the answer text: ``[start, end)`` character offsets."""
+
+    day: int
+    start: int
+    end: int
+
+
+@dataclass(slots=True)
+class ParsedAnswer:
+    """The parsed answer: text, optional JSON plan, day structure, budget lines, places."""
+
+    text: str
+    plan: dict[str, Any] | None = None
+    json_error: str | None = None
+    json_span: tuple[int, int] | None = None
+    activities: list[Activity] = field(default_factory=list)
+    day_spans: list[DaySpan] = field(default_factory=list)
+    day_numbers: set[int] = field(default_factory=set)
+    budget_lines: list[str] = field(default_factory=list)
+    places: list[tuple[str, int]] = field(default_factory=list)
+
+    @property
+    def has_plan(self) -> bool:
+        """Whether a JSON plan with an itinerary was found."""
+        return self.plan is not None
+
+    @property
+    def days_found(self) -> int:
+        """Number of distinct days (from the plan, else from day headers)."""
+        return len(self.day_numbers)
+
+    @property
+    def parse_success(self) -> bool:
+        """Whether any structure was recognised (plan, days, budget lines or places)."""
+        return self.has_plan or bool(self.day_numbers or self.budget_lines or self.places)
+
+
+def _str(v: object, limit: int = 80) -> str:
+    return v.strip()[:limit] if isinstance(v, str) else ""
+
+
+def _num(v: object) -> float | None:
+    if isinstance(v, bool):
+        return None
+    if isinstance(v, int | float):
+        return float(v) if v == v and abs(v) < 1e9 else None
+    if isinstance(v, str):
+        m = P.PRICE.search(v) or P.TOOL_PRICE.search(v + "元")
+        if m:
+            raw = next((g for g in m.groups() if g), None)
+            try:
+                return float(raw.replace(",", "")) if raw else None
+            except ValueError:
+                return None
+    return None
+
+
+def _time(v: object) -> str:
+    if isinstance(v, str):
+        m = P.TIME.search(v)
+        if m:
+            return f"{int(m.group(1)):02d}:{m.group(2)}"
+    return ""
+
+
+def _find_plan(text: str) -> tuple[dict[str, Any] | None, str | None, tuple[int, int] | None]:
+    error = None
+    for m in reversed(list(P.JSON_FENCE.finditer(text))):
+        try:
+            obj = json.loads(m.group(1))
+        except (ValueError, RecursionError) as exc:
+            error = f"invalid JSON in fenced block: {str(exc)[:80]}"
+            continue
+        if isinstance(obj, dict) and isinstance(obj.get("itinerary"), list):
+            return obj, None, (m.start(), m.end())
+        error = error or "fenced JSON has no itinerary list"
+    if error is None:
+        start = text.find('{"')
+        if start < 0:
+            start = text.find("{\n")
+        if start >= 0 and "itinerary" in text[start:]:
+            try:
+                obj, end = json.JSONDecoder().raw_decode(text, start)
+            except (ValueError, RecursionError) as exc:
+                return None, f"invalid JSON: {str(exc)[:80]}", None
+            if isinstance(obj, dict) and isinstance(obj.get("itinerary"), list):
+                return obj, None, (start, end)
+    return None, error, None
+
+
+def _activities(plan: dict[str, Any]) -> tuple[list[Activity], set[int]]:
+    acts: list[Activity] = []
+    days: set[int] = set()
+    for i, day in enumerate(plan.get("itinerary") or []):
+        if not isinstance(day, dict):
+            continue
+        d = day.get("day")
+        dn = d if isinstance(d, int) and not isinstance(d, bool) and 0 < d < 100 else i + 1
+        days.add(dn)
+        for a in day.get("activities") or []:
+            if not isinstance(a, dict):
+                continue
+            legs = []
+            for leg in a.get("transports") or []:
+                if isinstance(leg, dict):
+                    legs.append(
+                        Leg(
+                            _str(leg.get("mode"), 20),
+                            _str(leg.get("start")),
+                            _str(leg.get("end")),
+                            _time(leg.get("start_time")),
+                            _time(leg.get("end_time")),
+                            _num(leg.get("distance")),
+                            _num(leg.get("price")),
+                        )
+                    )
+            tid = _str(a.get("FlightID") or a.get("TrainID") or a.get("flight_id") or a.get("train_id"), 12)
+            acts.append(
+                Activity(
+                    dn,
+                    _str(a.get("type"), 20),
+                    _time(a.get("start_time")),
+                    _time(a.get("end_time")),
+                    _str(a.get("position")),
+                    _str(a.get("start")),
+                    _str(a.get("end")),
+                    tid.upper(),
+                    _num(a.get("price")),
+                    _num(a.get("cost")),
+                    legs,
+                )
+            )
+    return acts, days
+
+
+def _day_spans(text: str, skip: tuple[int, int] | None) -> list[DaySpan]:
+    heads = []
+    for m in P.DAY_HEADER.finditer(text):
+        if skip and skip[0] <= m.start() < skip[1]:
+            continue
+        raw = next((g for g in m.groups() if g), "")
+        n = cn_number(raw)
+        if n is not None and 0 < n < 100:
+            heads.append((n, m.start()))
+    spans = []
+    for i, (n, start) in enumerate(heads):
+        end = heads[i + 1][1] if i + 1 < len(heads) else (skip[0] if skip and skip[0] > start else len(text))
+        spans.append(DaySpan(n, start, max(start, end)))
+    return spans
+
+
+def place_candidates(text: str, start: int = 0, end: int | None = None) -> list[tuple[str, int]]:
+    """Place names recognised by suffix (景区, 公园, 博物馆, 酒店 …), with positions.
+
+    Fragments between verbs and punctuation are scanned so ``游览西湖`` yields ``西湖``;
+    administrative names (…省/市/区/县) are excluded.
+    """
+    end = len(text) if end is None else end
+    out: list[tuple[str, int]] = []
+    pos = start
+    for sep in P.PLACE_SPLIT.finditer(text, start, end):
+        _places_in(text, pos, sep.start(), out)
+        pos = sep.end()
+    _places_in(text, pos, end, out)
+    return out
+
+
+def _places_in(text: str, start: int, end: int, out: list[tuple[str, int]]) -> None:
+    if end - start < 2:
+        return
+    m = P.PLACE_SUFFIX.search(text, start, end)
+    while m is not None:
+        name = m.group(0)
+        if len(name) >= 2 and not P.ADMIN_SUFFIX.search(name):
+            out.append((name, m.start()))
+        m = P.PLACE_SUFFIX.search(text, m.end(), end)
+
+
+def parse_answer(answer: object) -> ParsedAnswer:
+    """Parse an answer (any object; non-strings become empty). Never raises."""
+    text = answer if isinstance(answer, str) else ""
+    text = text[: C.ANSWER_MAX_CHARS]
+    pa = ParsedAnswer(text=text)
+    plan, error, span = _find_plan(text)
+    pa.json_error = error
+    if plan is not None:
+        pa.plan, pa.json_span = plan, span
+        pa.activities, pa.day_numbers = _activities(plan)
+    pa.day_spans = _day_spans(text, span)
+    if not pa.day_numbers:
+        pa.day_numbers = {s.day for s in pa.day_spans}
+    for line in P.LINE_SPLIT.split(text if span is None else text[: span[0]] + text[span[1]:]):
+        if P.BUDGET_LINE.search(line) and P.PRICE.search(line):
+            pa.budget_lines.append(line.strip()[:120])
+    if span is None:
+        pa.places = place_candidates(text)
+    else:
+        pa.places = place_candidates(text, 0, span[0]) + place_candidates(text, span[1])
+    return pa

@@ -1,0 +1,247 @@
+"""Every regular expression of the scorer, compiled once.
+
+Design rules (each fixes an upstream defect, see ``docs/scoring.md``):
+
+* No ``\\b`` next to numbers: CJK characters are ``\\w``, so ``07:00从北京南站出发`` must still yield
+  ``07:00``. Digit boundaries use ``(?<!\\d)`` / ``(?!\\d)`` instead.
+* Temperatures and wind are read from the ``daytemp: 18℃`` / ``daywind: 东北风`` /
+  ``daypower: 1-3级`` lines (bare numbers and missing ``风``/``级`` suffixes are tolerated).
+* Train numbers exclude highway codes (``G15沈海高速``, ``走G60``): see :data:`HIGHWAY_AFTER` and
+  :data:`HIGHWAY_BEFORE`.
+* No nested quantifiers: every pattern runs in linear time on arbitrary text.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+# --------------------------------------------------------------------------- transport IDs
+
+FLIGHT_ID: Final = re.compile(r"(?<![A-Za-z0-9])((?:[A-Z]{2}|[0-9][A-Z])[0-9]{3,4})(?![0-9])")
+TRAIN_ID: Final = re.compile(r"(?<![A-Za-z0-9])([GDCZTK][0-9]{1,5})(?![0-9])")
+TOOL_FLIGHT_LINE: Final = re.compile(r"航班\s*[:：]?\s*((?:[A-Z]{2}|[0-9][A-Z])[0-9]{3,4})(?![0-9])")
+TOOL_TRAIN_LINE: Final = re.compile(r"车次\s*[:：]?\s*([GDCZTK][0-9]{1,5})(?![0-9])")
+HIGHWAY_AFTER: Final = re.compile(r"^[\u4e00-\u9fa5]{0,6}(?:高速|国道|省道|公路|快速路|绕城|环线|出口|收费站|服务区|互通)")
+HIGHWAY_BEFORE: Final = re.compile(r"(?:高速|国道|省道|公路|沿|驶入|进入|驶上|上|走|经|途经)\s*$")
+TRAIN_CONTEXT_BEFORE: Final = re.compile(r"(?:车次|高铁|动车|火车|列车|城际|直达|特快|快速|乘坐|搭乘)\s*$")
+SHORT_CODE_AFTER: Final = re.compile(r"^(?:\s*[:：]|天|日|航站楼|号|级|座|区|栋|层|出口|口)")
+FLIGHT_CONTEXT: Final = re.compile(r"航班|飞机|机票|起飞|降落|航空|机场|flight", re.IGNORECASE)
+TRAIN_CONTEXT: Final = re.compile(r"火车|高铁|动车|车次|列车|铁路|站|train", re.IGNORECASE)
+
+# --------------------------------------------------------------------------- times, prices, durations, distances
+
+TIME: Final = re.compile(r"(?<![0-9])([01]?[0-9]|2[0-4])[:：]([0-5][0-9])(?![0-9])")
+TIME_RANGE: Final = re.compile(
+    r"(?<![0-9])([01]?[0-9]|2[0-4])[:：]([0-5][0-9])\s*[-~～至到—–]\s*([01]?[0-9]|2[0-4])[:：]([0-5][0-9])(?![0-9])"
+)
+CJK_TIME: Final = re.compile(
+    r"(凌晨|早上|早晨|上午|中午|午后|下午|傍晚|晚上|夜里|夜间)?\s*"
+    r"([0-9]{1,2}|十[一二]?|[一二三四五六七八九])\s*(?:点|时)(?!间|候|段|刻表)"
+    r"(?:\s*([0-9]{1,2})\s*分|\s*(半))?"
+)
+NEXT_DAY: Final = re.compile(r"^\s*[（(]次日[)）]")
+PRICE: Final = re.compile(
+    r"[¥￥]\s*([0-9]{1,3}(?:,[0-9]{3})+|[0-9]+(?:\.[0-9]+)?)"
+    r"|(?<![0-9.])([0-9]{1,3}(?:,[0-9]{3})+|[0-9]+(?:\.[0-9]+)?)\s*(?:元|块钱|块|RMB|CNY|yuan)"
+)
+TOOL_PRICE: Final = re.compile(r"(?<![0-9.])([0-9]+(?:\.[0-9]+)?)\s*元")
+DURATION: Final = re.compile(
+    r"(?<![0-9.])([0-9]{1,3})\s*(?:个)?小时\s*([0-9]{1,2})\s*分(?:钟)?"
+    r"|(?<![0-9.])([0-9]{1,3}(?:\.[0-9])?)\s*(?:个)?(?:小时|h(?![a-z]))"
+    r"|(?<![0-9.])([0-9]{1,4})\s*(?:分钟|min(?:ute)?s?(?![a-z]))"
+)
+DISTANCE: Final = re.compile(r"(?<![0-9.])([0-9]{1,6}(?:\.[0-9]{1,3})?)\s*(公里|千米|km|KM|Km|米|m)(?![a-zA-Z])")
+
+# --------------------------------------------------------------------------- weather
+
+WEATHER_COND: Final = re.compile(
+    r"雷阵雨伴有冰雹|雷阵雨|强雷阵雨|小到中雨|中到大雨|大到暴雨|小到中雪|中到大雪|雨夹雪|冻雨|阵雨|阵雪|"
+    r"小雨|中雨|大雨|暴雨|小雪|中雪|大雪|暴雪|多云|晴|阴(?!凉|影|森|天井)|浓雾|大雾|雾|霾|扬沙|浮尘|沙尘暴"
+)
+TEMP_RANGE: Final = re.compile(
+    r"(?<![0-9])(-?[0-9]{1,2})\s*(?:℃|°C|°|度)?\s*[-~～至到/]\s*(-?[0-9]{1,2})\s*(?:℃|°C|°|度)"
+)
+TEMP: Final = re.compile(r"(?<![0-9])(-?[0-9]{1,2})\s*(?:℃|°C|°|度)(?![0-9])")
+WIND_DIR: Final = re.compile(r"(无持续风向|旋转不定|[东南西北]{1,2}风)(?![景格味光情俗采度范筝])")
+WIND_POWER: Final = re.compile(
+    r"(≤|<=|小于|不超过)?\s*([0-9]{1,2})(?:\s*[-~～至到]\s*([0-9]{1,2}))?\s*级(?![别景])"
+)
+WEATHER_CONTEXT: Final = re.compile(
+    r"天气|气温|温度|预报|气候|降雨|降水|风力|风向|穿衣|℃|°C|晴|多云|阵雨|weather|temperature", re.IGNORECASE
+)
+TOOL_KV: Final = re.compile(r"^\s*([A-Za-z_]+)\s*[:：]\s*(.*?)\s*$")
+TOOL_BLOCK_HEADER: Final = re.compile(r"^\s*#{1,4}\s*(.*?)\s*$")
+TOOL_DATE_HEADER: Final = re.compile(r"^\s*#{1,4}\s*([0-9]{4}-[0-9]{2}-[0-9]{2})")
+TOOL_HEADER_NAME: Final = re.compile(
+    r"^\s*(poi_search|around_search|direction|weather|search_flights|search_train_tickets)\s*[:：]"
+)
+
+# --------------------------------------------------------------------------- roads
+
+ROAD_SPLIT: Final = re.compile(
+    r"[^\u4e00-\u9fa5]+|沿着|沿|进入|驶入|转入|经过|途经|右转|左转|直行|掉头|到达|行驶|前行|继续|穿过|通过|"
+    r"靠左|靠右|方向|千米|公里|米|与|及|约|到|乘坐|步行"
+)
+ROAD_NAME: Final = re.compile(r"[\u4e00-\u9fa5]{1,10}?(?:高速公路|快速路|大道|环路|高架|隧道|立交|大桥|高速|路|街|桥)")
+ROAD_BAD_SUFFIX: Final = re.compile(r"^(?:线|程|况|径|费|途|人|边|面|段|灯|标)")
+ROAD_STOP_NAMES: Final = frozenset({"马路", "公路", "铁路", "道路", "一路", "走路", "上路", "问路", "带路", "小路", "大路", "半路"})
+
+# --------------------------------------------------------------------------- POIs and places
+
+POI_BRACKETED: Final = re.compile(r"[「【《]([^」】》\n]{2,30})[」】》]")
+PLACE_SUFFIX: Final = re.compile(
+    r"[\u4e00-\u9fa5A-Za-z0-9·]{1,12}?(?:风景名胜区|风景区|景区|国家公园|森林公园|公园|博物馆|博物院|纪念馆|美术馆|科技馆|"
+    r"展览馆|艺术馆|海洋馆|水族馆|动物园|植物园|游乐园|乐园|古镇|古城|古街|老街|步行街|大街|寺|庙|塔|宫|故居|遗址|"
+    r"广场|湖|山|岛|酒店|宾馆|饭店|餐厅|酒家|酒楼|客栈|民宿|茶馆|书院|剧院|大厦|商场|夜市|市场|中心|馆|园|楼|阁|祠|桥)"
+)
+PLACE_SPLIT: Final = re.compile(
+    r"[^\u4e00-\u9fa5A-Za-z0-9·]+|游览|参观|前往|到达|抵达|入住|打卡|推荐|品尝|乘坐|步行|打车|返回|出发|然后|之后|"
+    r"接着|再去|去|逛|在|从|至|到|和|与|及|或|住|吃|晚餐|午餐|早餐|附近|周边|建议|可以|选择|位于|距离"
+)
+ADMIN_SUFFIX: Final = re.compile(r"(?:省|市|区|县|自治州|地区|新区)$")
+NAME_NOISE: Final = re.compile(r"[\s·・\-—–_,，。、()（）\[\]【】「」《》\"'“”‘’:：;；!！?？]+")
+BRANCH_SUFFIX: Final = re.compile(r"[（(][^）)]{1,20}[)）]\s*$")
+GENERIC_NAME_PARTS: Final = frozenset(
+    {
+        "景区", "公园", "酒店", "宾馆", "饭店", "餐厅", "中心", "广场", "博物馆", "国际", "大酒店", "商务酒店",
+        "风景区", "旅游区", "度假区", "美食城", "小吃", "文化", "中国", "国家", "世界", "旗舰店", "总店", "分店",
+    }
+)
+
+# --------------------------------------------------------------------------- answer structure
+
+JSON_FENCE: Final = re.compile(r"```[ \t]*(?:json|JSON)?[ \t]*\r?\n(.*?)```", re.DOTALL)
+DAY_HEADER: Final = re.compile(
+    r"第\s*([0-9]{1,2}|[一二三四五六七八九十]{1,3})\s*[天日]|(?<![A-Za-z])(?:Day|DAY|day)\s*([0-9]{1,2})"
+    r"|(?<![A-Za-z0-9])D([0-9]{1,2})(?=\s*[:：（(]|\s*$|\s+)"
+)
+BUDGET_LINE: Final = re.compile(r"(预算|合计|总计|总费用|总花费|共计|小计|费用|花费|人均|budget|total)", re.IGNORECASE)
+LINE_SPLIT: Final = re.compile(r"\r?\n")
+
+# --------------------------------------------------------------------------- hard constraints: format keywords
+
+FORMAT_KEYWORDS: Final[dict[str, re.Pattern[str]]] = {
+    "intercity": re.compile(r"航班|火车|高铁|飞机|车次|flight|train", re.IGNORECASE),
+    "multiday": re.compile(r"第\s*[0-9一二三四五六七八九十]{1,3}\s*天|Day\s*[0-9]{1,2}", re.IGNORECASE),
+    "hybrid": re.compile(r"航班|火车|高铁|飞机|车次|第\s*[0-9一二三四五六七八九十]{1,3}\s*天|Day\s*[0-9]{1,2}", re.IGNORECASE),
+    "single_poi": re.compile(r"景点|游览|路线|门票|开放|attraction|ticket", re.IGNORECASE),
+    "food_tour": re.compile(r"美食|餐厅|小吃|特色|推荐|restaurant|food", re.IGNORECASE),
+    "business": re.compile(r"航班|火车|高铁|酒店|商务|flight|train|hotel|business", re.IGNORECASE),
+    "family_study": re.compile(r"亲子|儿童|学习|博物馆|科技馆|体验|family|museum", re.IGNORECASE),
+}
+
+# --------------------------------------------------------------------------- completeness keywords / contexts
+
+
+def _kw(text: str) -> re.Pattern[str]:
+    return re.compile(text, re.IGNORECASE)
+
+
+KW_FLIGHT: Final = _kw(r"航班|飞机|机票|flight")
+KW_TRAIN: Final = _kw(r"火车|高铁|动车|车次|列车|train")
+KW_TRANSPORT_PLAN: Final = _kw(r"航班|飞机|机票|火车|高铁|动车|车次|列车|flight|train")
+KW_TIMES: Final = _kw(r"出发|到达|发车|起飞|抵达|降落|depart|arriv")
+CTX_TIMES: Final = _kw(r"航班|车次|高铁|动车|飞机|列车|火车|机场|站")
+KW_PRICE: Final = _kw(r"价格|费用|票价|花费|price|fare|cost")
+CTX_PRICE: Final = _kw(r"元|二等座|一等座|经济舱|商务座|公务舱|硬卧|软卧|硬座|¥|￥")
+KW_RECOMMEND: Final = _kw(r"推荐|建议|最佳|首选|recommend")
+CTX_REASON: Final = _kw(r"因为|由于|综合|性价比|适合|考虑|相比|更|所以|because|since")
+KW_ATTRACTION: Final = _kw(r"景点|游览|参观|景区|打卡|sightseeing|visit")
+CTX_ATTRACTION: Final = _kw(r"门票|开放|小时|时间|上午|下午|[0-9]{1,2}[:：][0-9]{2}")
+KW_DINING: Final = _kw(r"餐|吃|美食|小吃|菜|restaurant|food|lunch|dinner")
+CTX_DINING: Final = _kw(r"人均|推荐|特色|招牌|必点|口味|元")
+KW_LODGING: Final = _kw(r"住宿|酒店|宾馆|入住|客栈|民宿|hotel")
+CTX_LODGING: Final = _kw(r"每晚|房|星|晚|元|位置|交通")
+KW_TRANSPORT_LOCAL: Final = _kw(r"交通|出行|打车|地铁|公交|步行|驾车|骑行|taxi|metro|walk")
+CTX_TRANSPORT_LOCAL: Final = _kw(r"公里|千米|分钟|小时|约|距离|km")
+KW_BUDGET: Final = _kw(r"预算|费用|花费|合计|总计|开销|budget|total")
+CTX_BUDGET: Final = _kw(r"总|合计|共|元|人均|每人")
+KW_WEATHER: Final = _kw(r"天气|气温|温度|预报|weather")
+CTX_WEATHER: Final = _kw(r"穿|带|注意|建议|防|伞|℃|度")
+KW_TOUR: Final = _kw(r"游览|参观|路线|景点|行程|tour|route")
+CTX_TOUR: Final = _kw(r"先|然后|接着|之后|最后|上午|下午|小时|[0-9]{1,2}[:：][0-9]{2}")
+KW_NEARBY: Final = _kw(r"周边|附近|周围|就近|nearby")
+CTX_NEARBY: Final = _kw(r"米|公里|步行|距离|分钟|推荐")
+KW_LOCAL_DISTANCE: Final = _kw(r"交通|前往|到达|打车|地铁|公交|步行|驾车|距离|路程|出行")
+KW_TICKETS: Final = _kw(r"门票|票价|开放|开门|营业|提示|注意|贴士|tips?|ticket")
+CTX_TICKETS: Final = _kw(r"元|时间|[0-9]{1,2}[:：][0-9]{2}|免费|预约")
+KW_RESTAURANT: Final = _kw(r"餐厅|饭店|美食|小吃|馆|店|restaurant")
+CTX_RESTAURANT: Final = _kw(r"人均|评分|推荐|特色|元|地址")
+KW_DISHES: Final = _kw(r"菜|招牌|必点|必吃|特色|推荐|dish")
+CTX_DISHES: Final = _kw(r"口味|味道|鲜|辣|甜|香|嫩|酥|、")
+KW_ROUTE: Final = _kw(r"路线|顺序|先|然后|接着|步行|打车|地铁|route")
+CTX_ROUTE: Final = _kw(r"公里|千米|米|分钟|距离|约")
+KW_COST: Final = _kw(r"人均|费用|花费|预算|价格|合计|cost")
+KW_TIPS: Final = _kw(r"提示|建议|注意|贴士|tips?|小贴士")
+CTX_TIPS: Final = _kw(r"天气|排队|预约|高峰|带|穿|避开")
+KW_HOTEL: Final = _kw(r"酒店|住宿|宾馆|入住|hotel")
+KW_BUSINESS: Final = _kw(r"商务|会议|办公|wifi|网络|会展|会客|business|meeting")
+CTX_BUSINESS: Final = _kw(r"设施|距离|方便|附近|会议室|打印|安静|交通")
+KW_FAMILY: Final = _kw(r"亲子|儿童|孩子|家庭|小朋友|family|kids?")
+CTX_FAMILY: Final = _kw(r"适合|安全|互动|体验|休息|年龄")
+KW_EDUCATION: Final = _kw(r"学习|教育|科普|博物馆|科技馆|研学|了解|知识|museum")
+CTX_EDUCATION: Final = _kw(r"展|讲解|体验|历史|科学|文化")
+KW_DINING_LODGING: Final = _kw(r"餐|吃|美食|住宿|酒店|宾馆|入住")
+
+# --------------------------------------------------------------------------- judge summary signals
+
+CONNECTORS: Final = re.compile(r"因为|所以|因此|由于|综合|考虑到|相比|对比|权衡|如果|否则|但是|不过|然而|从而|because|therefore")
+COMPARISON: Final = re.compile(r"相比|对比|比较|更便宜|更快|更贵|更省|性价比|优于|不如|compared|cheaper|faster")
+LIMITATION: Final = re.compile(
+    r"仅返回|仅提供|有限|以实际为准|以官方为准|请以|建议.{0,10}(?:查询|确认|核实)|可能.{0,6}变化|未返回|未提供|无法获取|数据.{0,6}(?:不全|有限|缺失)"
+)
+PERSONAL: Final = re.compile(r"根据您的|按照您的|考虑到您|您的预算|您的需求|您提到|为您")
+
+# --------------------------------------------------------------------------- anti-injection (applied to every summary string)
+
+INJECTION_PATTERNS: Final = tuple(
+    re.compile(p, re.IGNORECASE)
+    for p in (
+        r"ignore\s+(?:all\s+|any\s+)?(?:the\s+)?(?:previous|prior|above|earlier|preceding)?\s*(?:instructions?|prompts?|rules?|context)",
+        r"disregard\s+(?:all\s+|the\s+)?(?:previous|prior|above|earlier)?\s*(?:instructions?|prompts?|rules?)",
+        r"forget\s+(?:all\s+|everything|your\s+)?\s*(?:instructions?|rules?|above|previous)?",
+        r"(?:give|assign|award|rate)\s+(?:me\s+|this\s+|it\s+)?(?:a\s+)?(?:full|perfect|maximum|max|top|highest)\s+(?:marks?|scores?|points?|rating)",
+        r"(?:full|perfect|maximum)\s+(?:marks?|scores?)",
+        r"set\s+(?:all\s+)?(?:the\s+)?scores?",
+        r"scores?\s*(?:of|=|:|to)\s*10\b",
+        r"\b10\s*/\s*10\b",
+        r"you\s+are\s+(?:now|a|an)\s+",
+        r"new\s+instructions?",
+        r"system\s*(?:prompt|message|override)",
+        r"</?\s*(?:system|assistant|user|instruction|im_start|im_end)\s*>",
+        r"\[/?(?:INST|SYS)\]",
+        r"<\|[^|>]{0,20}\|>",
+        r"jailbreak|prompt\s*injection|developer\s+mode|DAN\s+mode",
+        r"as\s+an?\s+(?:ai|evaluator|judge|grader)",
+        r"(?:evaluator|judge|grader|scorer)\s*[:,，]",
+        r"忽略.{0,8}(?:指令|指示|提示|规则|要求|说明|内容)",
+        r"无视.{0,8}(?:指令|指示|提示|规则|要求)",
+        r"(?:之前|以上|上面|前面)的?(?:所有)?(?:指令|指示|提示|规则)",
+        r"(?:给|打|评)(?:我|出|个)?(?:满分|最高分|高分|10分|十分)",
+        r"满分|最高分",
+        r"(?:所有|全部|各项)(?:维度|评分|分数).{0,6}(?:设为|设置|给|打|为)",
+        r"你(?:现在)?是(?:一个|一名)?(?:评委|评分|裁判|助手|系统)",
+        r"系统提示|系统指令|提示词|评分标准|评分规则",
+        r"(?:评分|打分|分数)(?:为|是|=|：|:)\s*(?:10|十|满)",
+    )
+)
+CONTROL_CHARS: Final = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\u200b-\u200f\u2028-\u202e\u2060-\u2064\ufeff]")
+BOUNDARY_LIKE: Final = re.compile(r"<{2,}|>{2,}|={3,}|#{3,}|`{3,}|-{3,}|BOUNDARY[_A-Z0-9]*|DATA_[0-9A-F]{4,}|</?\s*DATA[^>]{0,24}>", re.IGNORECASE)
+THINK_BLOCK: Final = re.compile(r"<think>.*?</think>", re.DOTALL | re.IGNORECASE)
+JSON_OBJECT_START: Final = re.compile(r"\{")
+
+
+
+# --------------------------------------------------------------------------- answer-side fact contexts
+
+TIME_FACT_CONTEXT: Final = re.compile(
+    r"航班|飞机|高铁|火车|动车|车次|列车|出发|到达|起飞|降落|发车|抵达|开放|营业|开门|闭馆|关门|开园|"
+    r"FlightID|TrainID|airplane|train|depart|arriv|open",
+    re.IGNORECASE,
+)
+TAXI_WORDS: Final = re.compile(r"打车|出租车|的士|网约车|滴滴|taxi", re.IGNORECASE)
+TRANSIT_WORDS: Final = re.compile(r"地铁|公交|轨道交通|公共交通|metro|bus", re.IGNORECASE)
+POI_PRICE_WORDS: Final = re.compile(r"人均|门票|票价|每晚|房价|房费|一晚|成人票|学生票|消费|ticket|per night", re.IGNORECASE)
+CLAIM_STOP: Final = re.compile(r"[\n。；;]")
+__all__ = sorted(name for name in globals() if name.isupper())  # noqa: PLE0605

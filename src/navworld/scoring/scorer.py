@@ -1,0 +1,228 @@
+"""``TravelScorer``: the NAVWORLD scorer (seed §3), code path and judge path.
+
+``score()`` is synchronous and code-only (P4/P5 when no judge result); ``score_async()`` adds
+the LLM judge when one is configured. Execution order follows seed §3.1: parse → hard
+constraints → tool quality → IC → completeness → tool_info_used (IC only) → fabrication →
+judge → defense-in-depth → total. Scoring never raises: an internal error yields a zero report
+with ``error`` set (and is logged, since it is a bug).
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+from navworld.core.problem import Problem
+from navworld.core.score import CodeScore, LlmScore, ScoreReport
+from navworld.core.seeding import current_salt
+from navworld.core.versions import SCORER_VERSION
+from navworld.scoring import config as C
+from navworld.scoring import hard
+from navworld.scoring.answer_facts import AnswerFacts, extract_answer_facts
+from navworld.scoring.completeness import completeness
+from navworld.scoring.consistency import ICResult, info_consistency
+from navworld.scoring.fabrication import fabrication_penalty, local_fab_multiplier
+from navworld.scoring.facts import ToolFacts, extract_tool_facts
+from navworld.scoring.judge import JudgeResult, LLMJudge
+from navworld.scoring.judge_prompt import JudgeContext
+from navworld.scoring.parser import ParsedAnswer, parse_answer
+from navworld.scoring.plan_check import verify_answer_plan
+from navworld.scoring.total import combine, scoring_path
+from navworld.scoring.trace import read_trace
+
+__all__ = ["Analysis", "TravelScorer"]
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass(slots=True)
+class Analysis:
+    """Everything the code path computes before the judge."""
+
+    problem: Problem
+    salt: str
+    pa: ParsedAnswer
+    tf: ToolFacts
+    af: AnswerFacts
+    required: tuple[str, ...]
+    checks: dict[str, hard.Check]
+    ic: ICResult
+    ic_adjusted: float
+    comp: float
+    comp_subs: dict[str, float]
+    echo_mult: float
+    local_fab: float
+    fabrication: float
+    fabrication_detail: dict[str, Any]
+    diversity: float
+    plan_verification: dict[str, Any] | None
+
+
+def _problem(problem: Problem | dict[str, Any]) -> Problem:
+    return problem if isinstance(problem, Problem) else Problem.model_validate(problem)
+
+
+class TravelScorer:
+    """Score answers to NAVWORLD problems.
+
+    ``judge``: an :class:`~navworld.scoring.judge.LLMJudge` (or ``None`` for code-only scoring);
+    ``salt``: the epoch salt (rubric randomisation, safe-dict noise, plan verification world);
+    ``verify_plans``: also run the plans/DSL verification when the package is available.
+    """
+
+    def __init__(self, judge: LLMJudge | None = None, salt: str | int | None = None, verify_plans: bool = True) -> None:
+        self.judge = judge
+        self.salt = salt
+        self.verify_plans = verify_plans
+
+    # ------------------------------------------------------------------ public API
+
+    def score(self, problem: Problem | dict[str, Any], trace: object, answer: object) -> ScoreReport:
+        """Code-only score (never raises)."""
+        try:
+            a = self.analyse(problem, trace, answer)
+            note = "judge not run: synchronous scoring" if self.judge is not None else "no judge configured"
+            return self._assemble(a, None, note)
+        except Exception as exc:  # a scorer exception is a bug: log it, never crash the caller
+            logger.exception("scorer failure")
+            return self._failure(problem, exc)
+
+    async def score_async(self, problem: Problem | dict[str, Any], trace: object, answer: object) -> ScoreReport:
+        """Code score plus the LLM judge when configured and the path allows it (never raises)."""
+        try:
+            a = self.analyse(problem, trace, answer)
+        except Exception as exc:
+            logger.exception("scorer failure")
+            return self._failure(problem, exc)
+        if self.judge is None:
+            return self._assemble(a, None, "no judge configured")
+        if not a.checks["tool_info_used"].passed:
+            return self._assemble(a, None, "judge skipped: tool_info_used failed")
+        if not a.pa.text.strip():
+            return self._assemble(a, None, "judge skipped: empty answer")
+        try:
+            result = await self.judge.evaluate(self._judge_context(a))
+        except Exception as exc:
+            logger.warning("judge failure: %s", type(exc).__name__)
+            result = JudgeResult(success=False, error=f"judge error: {type(exc).__name__}")
+        try:
+            return self._assemble(a, result, None)
+        except Exception as exc:
+            logger.exception("scorer failure")
+            return self._failure(problem, exc)
+
+    # ------------------------------------------------------------------ code path
+
+    def analyse(self, problem: Problem | dict[str, Any], trace: object, answer: object) -> Analysis:
+        """Run the code path (no judge)."""
+        prob = _problem(problem)
+        salt = current_salt(self.salt)
+        calls = read_trace(trace)
+        tf = extract_tool_facts(calls)
+        tf.admin_names |= {c for c in (prob.origin_city, prob.destination_city) if c}
+        pa = parse_answer(answer)
+        af = extract_answer_facts(pa, tf)
+        ptype = prob.problem_type
+        required = hard.required_tools(ptype, prob.required_tools)
+        checks = {
+            "format_valid": hard.format_valid(ptype, pa, af),
+            "required_tools_called": hard.required_tools_called(ptype, required, tf),
+            "poi_names_verified": hard.poi_names_verified(tf, af),
+            "transport_grounded": hard.transport_grounded(ptype, tf, af, prob.group_size),
+            "tool_quality": hard.tool_quality(required, calls, tf),
+        }
+        ic = info_consistency(tf, af, pa.text)
+        comp, subs, echo = completeness(ptype, prob.num_days, required, pa, tf, af)
+        checks["tool_info_used"] = hard.tool_info_used(ptype, ic.score)
+        local_fab, _ = local_fab_multiplier(ptype, tf, af)
+        ic_adj = ic.score * local_fab
+        fab, fab_detail = fabrication_penalty(
+            pa.text, tf, af, ic_adj, checks["transport_grounded"].detail, prob.group_size, prob.num_days
+        )
+        diversity = hard.diversity_multiplier(ptype, required, tf)
+        pv = verify_answer_plan(pa.text, prob, trace, salt) if self.verify_plans and pa.has_plan else None
+        return Analysis(
+            prob, salt, pa, tf, af, required, checks, ic, ic_adj, comp, subs, echo, local_fab, fab, fab_detail, diversity, pv
+        )
+
+    def _judge_context(self, a: Analysis) -> JudgeContext:
+        return JudgeContext(a.problem, a.salt, a.pa, a.tf, a.af, a.checks)
+
+    # ------------------------------------------------------------------ assembly
+
+    def _assemble(self, a: Analysis, judged: JudgeResult | None, note: str | None) -> ScoreReport:
+        ok = judged is not None and judged.success
+        scores = dict(judged.scores) if ok and judged is not None else None
+        mults = {name: c.multiplier for name, c in a.checks.items() if not c.passed}
+        t = combine(a.ic_adjusted, a.comp, a.diversity, a.fabrication, a.local_fab, mults, scores)
+        ptype = a.problem.problem_type
+        path = scoring_path(
+            ptype,
+            a.checks["tool_info_used"].passed,
+            a.checks["format_valid"].passed,
+            ok,
+            self.judge is not None and self.judge.has_credentials,
+        )
+        code = CodeScore(
+            info_consistency=t.ic,
+            completeness=t.comp,
+            fabrication_penalty=a.fabrication,
+            subtotal=t.code_total,
+            coupled_subtotal=t.code_coupled,
+            ic_categories=a.ic.categories,
+            comp_subscores=a.comp_subs,
+            diversity_mult=a.diversity,
+            echo_mult=a.echo_mult,
+            local_fab_mult=a.local_fab,
+            defense_mult=t.defense_multiplier,
+            ic_before_adjustments=round(a.ic.score, 4),
+            fabrication=a.fabrication_detail,
+        )
+        llm = LlmScore()
+        if ok and scores is not None and judged is not None:
+            llm = LlmScore(
+                **{d: round(scores.get(d, 0.0), 2) for d in C.LLM_DIMENSIONS},
+                subtotal=t.llm_raw,
+                coupled_subtotal=t.llm_adjusted,
+                reasons=dict(judged.reasons),
+            )
+        error = note if not ok else None
+        if judged is not None and not judged.success:
+            error = judged.error or "judge failed"
+        return ScoreReport(
+            total=t.total,
+            task_id=a.problem.task_id,
+            problem_type=ptype,
+            salt=a.salt,
+            scorer_version=SCORER_VERSION,
+            code_score=code,
+            llm_score=llm,
+            hard_constraints={name: c.passed for name, c in a.checks.items()},
+            constraints={
+                "hc_multiplier": t.hc_multiplier,
+                "failed": sorted(mults),
+                "multipliers": {k: round(v, 4) for k, v in mults.items()},
+                "details": {name: c.detail for name, c in a.checks.items()},
+                "required_tools": list(a.required),
+                "ic_reason": a.ic.reason,
+            },
+            parse_success=a.pa.parse_success,
+            llm_validation_success=ok,
+            llm_error=error,
+            judge=judged.info() if judged is not None else {},
+            path=path,
+            plan_verification=a.plan_verification,
+        )
+
+    def _failure(self, problem: object, exc: BaseException) -> ScoreReport:
+        task_id = getattr(problem, "task_id", None)
+        ptype = getattr(problem, "problem_type", "")
+        return ScoreReport(
+            total=0.0,
+            task_id=task_id if isinstance(task_id, int) else None,
+            problem_type=ptype if isinstance(ptype, str) else "",
+            salt=current_salt(self.salt),
+            scorer_version=SCORER_VERSION,
+            error=f"scorer error: {type(exc).__name__}: {str(exc)[:200]}",
+        )

@@ -1,0 +1,147 @@
+"""Read an OpenAI chat transcript (DESIGN §3) into tool-call records, tolerating any junk.
+
+A trace is a list of message dicts. Assistant messages carry ``tool_calls`` (``id``,
+``function.name``, ``function.arguments`` as a JSON string); tool messages carry
+``tool_call_id`` and ``content``, the exact text the model saw. Anything malformed is skipped,
+never raised on. Tool names with a server prefix (``AMap_poi_search``) are mapped to the six
+canonical names.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from navworld.scoring import config as C
+from navworld.scoring import patterns as P
+
+__all__ = ["ToolCallRecord", "canonical_tool_name", "content_text", "is_error_text", "read_trace"]
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCallRecord:
+    """One tool call with its result as the model saw it.
+
+    ``name`` is canonical (one of the six tools) or the raw name if unknown; ``arguments`` is
+    ``None`` when they were not a JSON object; ``result`` is ``None`` when no tool message
+    answered the call.
+    """
+
+    call_id: str
+    name: str
+    arguments: dict[str, Any] | None
+    result: str | None
+
+    @property
+    def is_error(self) -> bool:
+        """Whether the result is missing, empty or an error message (``错误：…``)."""
+        return self.result is None or not self.result.strip() or is_error_text(self.result)
+
+    @property
+    def params_present(self) -> bool:
+        """Whether every required parameter of the tool is present and non-empty."""
+        required = C.REQUIRED_TOOL_PARAMS.get(self.name)
+        if self.arguments is None or required is None:
+            return False
+        return all(str(self.arguments.get(p, "") or "").strip() for p in required)
+
+
+def is_error_text(text: str) -> bool:
+    """Whether a tool result text is an error result (it starts with ``错误：`` or ``Error:``)."""
+    head = text.lstrip()[:12]
+    return head.startswith(C.TOOL_ERROR_PREFIXES) or head.startswith("错误")
+
+
+def canonical_tool_name(name: object) -> str:
+    """Map ``poi_search``, ``AMap_poi_search``, ``functions.poi_search`` … to the canonical name."""
+    if not isinstance(name, str):
+        return ""
+    raw = name.strip()
+    if raw in C.TOOL_NAMES:
+        return raw
+    for tool in C.TOOL_NAMES:
+        if raw.endswith(tool) and (len(raw) == len(tool) or not raw[-len(tool) - 1].isalnum()):
+            return tool
+    return raw[:64]
+
+
+def content_text(content: object) -> str:
+    """The text of a message ``content``: a string, or the text parts of a content-part list."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        parts = []
+        for part in content:
+            if isinstance(part, str):
+                parts.append(part)
+            elif isinstance(part, dict) and isinstance(part.get("text"), str):
+                parts.append(part["text"])
+        return "".join(parts)
+    return ""
+
+
+def _parse_args(raw: object) -> dict[str, Any] | None:
+    if isinstance(raw, dict):
+        return raw
+    if isinstance(raw, str):
+        try:
+            value = json.loads(raw)
+        except (ValueError, RecursionError):
+            return None
+        return value if isinstance(value, dict) else None
+    return None
+
+
+def _messages(trace: object) -> list[dict[str, Any]]:
+    if hasattr(trace, "model_dump"):
+        try:
+            trace = trace.model_dump(mode="json")
+        except Exception:  # a foreign object: treat as empty
+            return []
+    if isinstance(trace, dict):
+        for key in ("messages", "trace", "conversation"):
+            if isinstance(trace.get(key), list):
+                trace = trace[key]
+                break
+        else:
+            return []
+    if not isinstance(trace, list | tuple):
+        return []
+    return [m for m in trace if isinstance(m, dict)]
+
+
+def read_trace(trace: object) -> list[ToolCallRecord]:
+    """Every tool call of the trace, in order, paired with its result (never raises)."""
+    calls: list[list[Any]] = []
+    by_id: dict[str, int] = {}
+    for msg in _messages(trace):
+        role = msg.get("role")
+        if role == "assistant":
+            tool_calls = msg.get("tool_calls")
+            if not isinstance(tool_calls, list):
+                continue
+            for tc in tool_calls:
+                if not isinstance(tc, dict):
+                    continue
+                fn = tc.get("function") if isinstance(tc.get("function"), dict) else {}
+                call_id = tc.get("id") if isinstance(tc.get("id"), str) else f"_call{len(calls)}"
+                record = [call_id, canonical_tool_name(fn.get("name")), _parse_args(fn.get("arguments")), None]
+                by_id.setdefault(call_id, len(calls))
+                calls.append(record)
+        elif role == "tool":
+            text = content_text(msg.get("content"))
+            call_id = msg.get("tool_call_id")
+            idx = by_id.get(call_id) if isinstance(call_id, str) else None
+            if idx is not None and calls[idx][3] is None:
+                calls[idx][3] = text
+                continue
+            # An orphan result: attach to the first unanswered call, else infer the tool from the header.
+            pending = next((c for c in calls if c[3] is None), None)
+            if pending is not None and not isinstance(call_id, str):
+                pending[3] = text
+                continue
+            m = P.TOOL_HEADER_NAME.match(text)
+            name = m.group(1) if m else canonical_tool_name(msg.get("name"))
+            calls.append([str(call_id or f"_orphan{len(calls)}"), name, None, text])
+    return [ToolCallRecord(c[0], c[1], c[2], c[3]) for c in calls]

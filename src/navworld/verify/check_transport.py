@@ -1,0 +1,169 @@
+"""Inner-city transport checks (ChinaTravel #5–#7) and the space check (#25).
+
+A *transfer* is the list of ``transports`` legs attached to an activity: the inbound route from
+where the previous activity ended. It is one leg of one mode, or walk legs around one main mode
+(ChinaTravel's walk/metro/walk). Distances, durations and prices are compared with the world's
+route between the transfer's first start and last end, within the tolerances below.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+
+from navworld.core.models import Route
+from navworld.core.plan import TransportLeg
+from navworld.verify.context import CheckContext, Step, money_ok
+from navworld.verify.registry import check
+
+__all__ = [
+    "BIKE_PRICE_MAX",
+    "DISTANCE_ABS_KM",
+    "DISTANCE_REL",
+    "DURATION_ABS_MIN",
+    "DURATION_FAST",
+    "DURATION_SLOW",
+    "DURATION_SLOW_ABS_MIN",
+]
+
+DISTANCE_ABS_KM = 0.5
+DISTANCE_REL = 0.15
+"""A transfer's distance passes within ±(0.5 km + 15 %) of the world's route."""
+DURATION_FAST = 0.8
+DURATION_ABS_MIN = 2.0
+"""A transfer may not be faster than 80 % of the world's duration minus 2 minutes …"""
+DURATION_SLOW = 1.5
+DURATION_SLOW_ABS_MIN = 20.0
+"""… nor slower than 150 % plus 20 minutes (waiting, rounding)."""
+BIKE_PRICE_MAX = 10.0
+"""A shared bicycle may cost 0–10 元 per person."""
+
+
+def main_mode(legs: list[TransportLeg]) -> str | None:
+    """The transfer's main mode (non-walk mode, or walk); None when legs mix several modes."""
+    modes = {leg.mode for leg in legs} - {"walk"}
+    if not modes:
+        return "walk"
+    return modes.pop() if len(modes) == 1 else None
+
+
+def _leg_min(text: str) -> int:
+    return CheckContext.minutes(text)
+
+
+def _transfers(cx: CheckContext) -> Iterator[tuple[Step, list[TransportLeg], str]]:
+    """Steps with a well-shaped non-empty transfer and its main mode."""
+    for s in cx.steps:
+        legs = s.act.transports
+        if not legs:
+            continue
+        mode = main_mode(legs)
+        if mode is not None:
+            yield s, legs, mode
+
+
+def _route(cx: CheckContext, legs: list[TransportLeg], mode: str) -> Route | None:
+    a = cx.lookup.locate(cx.target, legs[0].start.strip())
+    b = cx.lookup.locate(cx.target, legs[-1].end.strip())
+    if a is None or b is None:
+        return None
+    return cx.lookup.route(a, b, mode, cx.target)
+
+
+@check("transport_shape", "transport", "a transfer is one mode, optionally with walk legs around it (walk/transit/walk)")
+def transport_shape(cx: CheckContext) -> Iterator[str]:
+    for s in cx.steps:
+        legs = s.act.transports
+        if legs and main_mode(legs) is None:
+            yield f"{s.where}: transfer mixes {', '.join(sorted({leg.mode for leg in legs} - {'walk'}))}"
+
+
+@check("transport_route", "transport", "distance and duration agree with the world's route (±0.5 km+15 %; 0.8×−2 … 1.5×+20 min)")
+def transport_route(cx: CheckContext) -> Iterator[str]:
+    for s, legs, mode in _transfers(cx):
+        route = _route(cx, legs, mode)
+        if route is None:
+            continue
+        if any(leg.distance is None for leg in legs):
+            yield f"{s.where}: transport leg without distance"
+        else:
+            dist = sum(leg.distance or 0.0 for leg in legs)
+            want = route.distance_m / 1000.0
+            if abs(dist - want) > DISTANCE_ABS_KM + DISTANCE_REL * want:
+                yield f"{s.where}: {mode} distance {dist:.2f} km, the route is {want:.2f} km"
+        span = _leg_min(legs[-1].end_time) - _leg_min(legs[0].start_time)
+        want_min = route.duration_s / 60.0
+        if span < DURATION_FAST * want_min - DURATION_ABS_MIN:
+            yield f"{s.where}: {mode} takes {span} min, the route needs {want_min:.0f} min"
+        elif span > DURATION_SLOW * want_min + DURATION_SLOW_ABS_MIN:
+            yield f"{s.where}: {mode} takes {span} min, the route needs only {want_min:.0f} min"
+
+
+@check("transport_price", "transport", "price matches the route: taxi fare per car, transit fare per person, walking free")
+def transport_price(cx: CheckContext) -> Iterator[str]:
+    for s, legs, mode in _transfers(cx):
+        for leg in legs:
+            if leg.mode == "walk" and leg.price is not None and not money_ok(leg.price, 0.0):
+                yield f"{s.where}: walking leg priced {leg.price:g}"
+            elif leg.mode == "bicycling" and (leg.price is None or not -0.01 <= leg.price <= BIKE_PRICE_MAX):
+                yield f"{s.where}: bicycle leg price {leg.price} outside 0–{BIKE_PRICE_MAX:g}"
+            elif leg.mode in ("taxi", "transit") and leg.price is None:
+                yield f"{s.where}: {leg.mode} leg without price"
+        if mode not in ("taxi", "transit") or any(leg.price is None for leg in legs if leg.mode == mode):
+            continue
+        route = _route(cx, legs, mode)
+        if route is None:
+            continue
+        fare = route.taxi_cost if mode == "taxi" else route.transit_cost
+        price = sum(leg.price or 0.0 for leg in legs if leg.mode == mode)
+        if not money_ok(price, fare):
+            unit = "per car" if mode == "taxi" else "per person"
+            yield f"{s.where}: {mode} price {price:g}, the route's fare is {fare:g} {unit}"
+
+
+@check("transport_cost", "transport", "leg cost = price × tickets (transit, bicycle), × cars (taxi), 0 (walk)")
+def transport_cost(cx: CheckContext) -> Iterator[str]:
+    for s in cx.steps:
+        for leg in s.act.transports:
+            if leg.mode == "walk":
+                if leg.cost is not None and not money_ok(leg.cost, 0.0):
+                    yield f"{s.where}: walking leg costs {leg.cost:g}"
+                continue
+            if leg.price is None:
+                continue  # transport_price owns a missing price
+            n = (leg.cars if leg.cars is not None else cx.default_cars()) if leg.mode == "taxi" else (
+                leg.tickets if leg.tickets is not None else cx.people
+            )
+            if not money_ok(leg.cost, leg.price * n):
+                what = "cars" if leg.mode == "taxi" else "tickets"
+                yield f"{s.where}: {leg.mode} leg cost {leg.cost} ≠ price {leg.price:g} × {n} {what}"
+
+
+@check("space_connected", "space", "a change of place has a transfer from the previous place to this one; no transfer in place")
+def space_connected(cx: CheckContext) -> Iterator[str]:
+    for s in cx.steps:
+        legs = s.act.transports
+        here = s.arrive_at
+        if not here:
+            continue  # activity_fields owns a missing position
+        for a, b in itertools.pairwise(legs):
+            if a.end.strip() != b.start.strip():
+                yield f"{s.where}: leg ends at {a.end!r} but the next leg starts at {b.start!r}"
+        if s.prev is None:
+            if legs and legs[-1].end.strip() != here:
+                yield f"{s.where}: transfer ends at {legs[-1].end!r}, not at {here!r}"
+            continue
+        there = s.prev.leave_from
+        if not there:
+            continue
+        if there == here:
+            if legs:
+                yield f"{s.where}: transfer although the previous activity was already at {here!r}"
+            continue
+        if not legs:
+            yield f"{s.where}: no transport from {there!r} to {here!r}"
+            continue
+        if legs[0].start.strip() != there:
+            yield f"{s.where}: transfer starts at {legs[0].start!r}, the previous activity ended at {there!r}"
+        if legs[-1].end.strip() != here:
+            yield f"{s.where}: transfer ends at {legs[-1].end!r}, not at {here!r}"

@@ -1,0 +1,33 @@
+"""Fixtures of the runner tests: a scripted OpenAI-compatible model served on 127.0.0.1."""
+
+from __future__ import annotations
+
+import importlib.util
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+HAS_REFERENCE = importlib.util.find_spec("navworld.agents.reference") is not None
+requires_reference = pytest.mark.skipif(
+    not HAS_REFERENCE, reason="the reference agent (navworld.agents.reference) is not in this tree yet"
+)
+
+FAKE_MODEL = "fake-planner"
+SECRET = "sk-test-SECRET-value-1234567890"
+
+
+@pytest.fixture(scope="session")
+def fake_model() -> Iterator[Any]:
+    """A real HTTP endpoint serving the scripted GroundedPlanner as model ``fake-planner``."""
+    from navworld.agents.fake import GroundedPlanner
+    from navworld.agents.fake_server import start_fake_server
+
+    with start_fake_server({FAKE_MODEL: GroundedPlanner()}) as server:
+        yield server
+
+
+@pytest.fixture
+def model_args(fake_model: Any) -> list[str]:
+    """CLI arguments selecting the fake model."""
+    return ["--model", FAKE_MODEL, "--base-url", fake_model.base_url]
