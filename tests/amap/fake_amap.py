@@ -6,7 +6,8 @@ coordinates, v5 ``place`` and ``direction`` payloads and the v3 ``weatherInfo`` 
 
 Switches on :class:`FakeState` simulate the failure modes a real key pool meets: quota and
 invalid keys, HTTP 5xx/429, rate-limit infocodes, malformed or truncated JSON, slow answers.
-Counters (``fail_5xx`` …) apply to the next N requests; ``delay`` applies to every request.
+``odd_shape`` answers valid JSON whose ``pois`` is not a list. Counters (``fail_5xx`` …) apply
+to the next N requests; ``delay`` applies to every request.
 """
 
 from __future__ import annotations
@@ -155,6 +156,7 @@ class FakeState:
     rate_limited: int = 0
     malformed: int = 0
     truncated: int = 0
+    odd_shape: int = 0
     delay: float = 0.0
     today: str = "2025-05-01"
     reporttime: str = "2025-05-01 07:05:33"
@@ -457,6 +459,9 @@ def make_app(state: FakeState) -> FastAPI:
             body = weather(q, state)
         else:
             return Response("Not Found", status_code=404)
+        if state.odd_shape > 0 and "pois" in body:  # valid JSON, status "1", undocumented structure
+            state.odd_shape -= 1
+            body["pois"] = "unexpected"
         text = json.dumps(body, ensure_ascii=False, separators=(",", ":"))
         if state.malformed > 0:
             state.malformed -= 1
@@ -487,9 +492,17 @@ class FakeAmap:
         """Bind a free port and serve until :meth:`stop`."""
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         sock.bind(("127.0.0.1", 0))
         self.port = sock.getsockname()[1]
-        config = uvicorn.Config(make_app(self.state), log_level="warning", access_log=False, lifespan="off")
+        config = uvicorn.Config(
+            make_app(self.state),
+            log_level="warning",
+            access_log=False,
+            lifespan="off",
+            timeout_keep_alive=1,
+            timeout_graceful_shutdown=1,
+        )
         self._server = uvicorn.Server(config)
         self._thread = threading.Thread(target=self._server.run, kwargs={"sockets": [sock]}, daemon=True)
         self._thread.start()

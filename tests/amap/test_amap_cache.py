@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
-from conftest import KEYS
+from amap_helpers import KEYS
 from fake_amap import FakeAmap
 
-from navworld.core.errors import ToolInputError
+from navworld.core.errors import ToolInputError, WorldError
 from navworld.core.seeding import WEEK_SECONDS
 from navworld.world.amap.cache import (
     ResponseCache,
@@ -83,6 +84,35 @@ async def test_errors_are_never_cached(fake: FakeAmap, tmp_path: Path) -> None:
     assert len(cache) == 1
     cache.set("/x", {}, {"status": "0", "info": "INVALID_USER_KEY", "infocode": "10001"})
     assert cache.get("/x", {}) is None
+    await client.aclose()
+
+
+async def test_payloads_the_converter_rejects_are_not_cached(fake: FakeAmap, tmp_path: Path) -> None:
+    cache = ResponseCache(tmp_path / "c", salt="2900")
+    client = make_client(fake, cache)
+
+    def convert(payload: dict[str, object]) -> int:
+        if not isinstance(payload.get("pois"), list):
+            raise WorldError("unexpected structure")
+        return len(payload["pois"])  # type: ignore[arg-type]
+
+    fake.state.odd_shape = 1
+    with pytest.raises(WorldError):
+        await client.fetch(AROUND, around("120.155070,30.274085", 500), convert)
+    assert len(cache) == 0
+    assert await client.fetch(AROUND, around("120.155070,30.274085", 500), convert) > 0
+    assert len(cache) == 1 and fake.state.count() == 2
+    await client.aclose()
+
+
+async def test_concurrent_identical_requests_share_one_exchange(fake: FakeAmap, tmp_path: Path) -> None:
+    client = make_client(fake, ResponseCache(tmp_path / "c", salt="2900"))
+    fake.state.delay = 0.2
+    same = [client.get(AROUND, around("120.155070,30.274085", 500)) for _ in range(5)]
+    other = client.get(AROUND, around("120.155070,30.274085", 501))
+    results = await asyncio.gather(*same, other)
+    assert all(r == results[0] for r in results[:5]) and results[5] != results[0]
+    assert fake.state.count() == 2
     await client.aclose()
 
 

@@ -6,19 +6,12 @@ import asyncio
 import logging
 
 import pytest
-from conftest import KEYS
+from amap_helpers import KEYS
 from fake_amap import FakeAmap
 
 from navworld.core.errors import BackendUnavailable, ConfigError, ToolInputError, WorldError
-from navworld.world.amap.client import (
-    AmapClient,
-    AmapConfig,
-    KeyPool,
-    classify_infocode,
-    decode_payload,
-    parse_keys,
-    redact,
-)
+from navworld.world.amap.client import AmapClient, AmapConfig, decode_payload
+from navworld.world.amap.keys import KeyPool, classify_infocode, parse_keys, redact
 
 WEATHER = ("/v3/weather/weatherInfo", {"city": "330100", "extensions": "all"})
 
@@ -198,6 +191,10 @@ def test_helpers() -> None:
     assert classify_infocode("20802") == "input"
     with pytest.raises(WorldError, match="truncated"):
         decode_payload(b'{"status": "1", "pois": [')
+    with pytest.raises(WorldError, match="truncated"):
+        decode_payload('{"status": "1", "name": "西湖", "pois": [1,'.encode())
+    with pytest.raises(WorldError, match="not UTF-8"):
+        decode_payload(b'{"status": "\xff"}')
     with pytest.raises(WorldError, match="malformed"):
         decode_payload(b'{"status": "1"} trailing')
     with pytest.raises(WorldError, match="empty"):

@@ -5,15 +5,9 @@ from __future__ import annotations
 import pytest
 
 from navworld.core.errors import ToolInputError, WorldError
-from navworld.world.amap.convert import (
-    NoTransit,
-    forecast_from_amap,
-    pois_from_amap,
-    route_from_amap,
-    text,
-    transit_from_amap,
-    walking_as_transit,
-)
+from navworld.world.amap.convert import forecast_from_amap, pois_from_amap
+from navworld.world.amap.fields import int_text, money, text
+from navworld.world.amap.routes import NoTransit, route_from_amap, transit_from_amap, walking_as_transit
 
 BUSINESS_KEYS = [
     "tel", "rating", "cost", "opentime", "tag", "visit_hours",
@@ -37,6 +31,8 @@ def test_text_handles_amap_empty_values() -> None:
     assert text([]) == "" and text({}) == "" and text(None) == ""
     assert text(" 4.5 ") == "4.5"
     assert text(["0571-1", "0571-2"]) == "0571-1;0571-2"
+    assert int_text("200.00") == "200" and int_text("inf") == "" and int_text("nan") == "" and int_text("x") == ""
+    assert money("88.50") == "88.5" and money("420.00") == "420" and money("inf") == "" and money("-1") == ""
 
 
 def test_poi_shape_matches_the_contract() -> None:

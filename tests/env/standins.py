@@ -13,7 +13,7 @@ import importlib
 import json
 import sys
 import types
-from typing import Any
+from typing import Any, ClassVar
 
 from navworld.core.models import ToolResult
 from navworld.core.problem import PROBLEM_TYPES, Problem
@@ -28,7 +28,7 @@ TOOL_NAMES = ("poi_search", "around_search", "direction", "weather", "search_fli
 class StandinBudget:
     """Per-episode limits like the real ToolBudget."""
 
-    LIMITS = {"poi_search": 10, "around_search": 6, "direction": 10, "weather": 3}
+    LIMITS: ClassVar[dict[str, int]] = {"poi_search": 10, "around_search": 6, "direction": 10, "weather": 3}
 
     def __init__(self) -> None:
         self.counts: dict[str, int] = {}
@@ -121,6 +121,24 @@ class StandinWorld:
 
 def get_world(spec: str | None = None, salt: str | None = None) -> StandinWorld:
     return StandinWorld(salt)
+
+
+class FailingWorld:
+    """A backend whose every call fails for infrastructure reasons (real and stand-in registries)."""
+
+    name = "failing"
+    salt = "s"
+    fail_infra = True  # read by the stand-in registry
+
+    async def _fail(self, *args: Any, **kwargs: Any) -> dict[str, Any]:
+        from navworld.core.errors import WorldError
+
+        raise WorldError("quota exhausted")
+
+    poi_search = around_search = direction = weather = flights = trains = _fail
+
+    async def aclose(self) -> None:
+        return None
 
 
 # ----------------------------------------------------------------------------- tasks

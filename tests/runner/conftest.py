@@ -2,13 +2,23 @@
 
 from __future__ import annotations
 
-import importlib.util
+import importlib
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-HAS_REFERENCE = importlib.util.find_spec("navworld.agents.reference") is not None
+
+def _has_reference() -> bool:
+    """Whether ``navworld.agents.reference.ReferencePlanner`` exists in this tree yet."""
+    try:
+        module = importlib.import_module("navworld.agents.reference")
+    except ImportError:
+        return False
+    return hasattr(module, "ReferencePlanner")
+
+
+HAS_REFERENCE = _has_reference()
 requires_reference = pytest.mark.skipif(
     not HAS_REFERENCE, reason="the reference agent (navworld.agents.reference) is not in this tree yet"
 )

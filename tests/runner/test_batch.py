@@ -60,3 +60,32 @@ def test_reference_adapter_error_when_absent() -> None:
     else:
         with pytest.raises(Exception, match="reference agent"):
             ReferenceAgentAdapter()
+
+
+class _PlannerRecord:
+    def __init__(self, problem: Problem) -> None:
+        self.trace = [
+            {"role": "user", "content": problem.prompt},
+            {"role": "assistant", "content": "计划如下。"},
+        ]
+        self.answer = "计划如下。"
+        self.tool_calls = 0
+
+
+def test_reference_adapter_accepts_planner_shapes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The adapter's contract with the (future) planner module: sync ``run`` without ``salt``."""
+    import sys
+    import types
+
+    module = types.ModuleType("navworld.agents.reference")
+
+    class ReferencePlanner:
+        def run(self, problem: Problem, world: Any) -> _PlannerRecord:
+            return _PlannerRecord(problem)
+
+    module.ReferencePlanner = ReferencePlanner  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "navworld.agents.reference", module)
+    outcome = run_eval(_config(tmp_path, task_ids=(0, 1)))
+    rows = load_rows(tmp_path / "run")
+    assert outcome.summary["errors"] == 0 and len(rows) == 2
+    assert rows[0]["agent"] == {"name": "reference", "kind": "reference"} and rows[0]["steps"] == 1

@@ -170,6 +170,36 @@ def test_report_command_and_comparison(tmp_path: Path, model_args: list[str]) ->
     assert 'id="comparison"' in html and "2 shared tasks" in html
 
 
+def test_worker_processes_give_the_same_rows(tmp_path: Path, model_args: list[str]) -> None:
+    common = ["eval", *model_args, "--tasks", "0:6", "--salt", "t1", "--no-report", "--json"]
+    one = run_cli([*common, "--out", str(tmp_path / "one")], tmp_path)
+    two = run_cli([*common, "--out", str(tmp_path / "two"), "--workers", "2"], tmp_path)
+    assert one.returncode == 0 and two.returncode == 0, two.stderr
+
+    def scores(name: str) -> dict[int, tuple[object, object]]:
+        return {r["task_id"]: (r["score"], r["content_hash"]) for r in result_lines(tmp_path / name)}
+
+    assert scores("one") == scores("two") and len(scores("two")) == 6
+
+
+def test_judge_is_wired_and_changes_the_hash(tmp_path: Path, model_args: list[str]) -> None:
+    out = tmp_path / "run"
+    base = ["eval", *model_args, "--tasks", "4", "--salt", "t1", "--out", str(out), "--no-report", "--json"]
+    assert run_cli(base, tmp_path).returncode == 0
+    judged = run_cli(
+        [*base, "--judge-model", "judge-a", "--judge-base-url", "http://127.0.0.1:9/v1"], tmp_path
+    )
+    assert judged.returncode == 0, judged.stderr
+    assert _json(judged.stdout)["new"] == 1  # a judge makes a different row
+    plain, with_judge = result_lines(out)
+    assert plain["judge"] is None and with_judge["judge"] == {
+        "models": ["judge-a"],
+        "base_url": "http://127.0.0.1:9/v1",
+    }
+    assert plain["content_hash"] != with_judge["content_hash"]
+    assert with_judge["report"]["llm_error"]  # unreachable judge → code-only score, reason recorded
+
+
 @requires_reference
 def test_reference_agent_default_and_resume(tmp_path: Path) -> None:
     args = ["eval", "--tasks", "0:7", "--salt", "t1", "--out", str(tmp_path / "ref"), "--json"]

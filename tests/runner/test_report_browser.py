@@ -129,9 +129,13 @@ def test_eval_report_renders_offline(tmp_path: Path, model_args: list[str]) -> N
     from .helpers import run_cli
 
     out = tmp_path / "run"
-    proc = run_cli(["eval", *model_args, "--tasks", "0:7", "--salt", "t1", "--out", str(out), "--json"], tmp_path)
+    proc = run_cli(
+        ["eval", *model_args, "--tasks", "0:7", "--salt", "t1", "--out", str(out), "--json"], tmp_path
+    )
     assert proc.returncode == 0, proc.stderr
     probe = check_report_in_browser(out / "report.html", tmp_path, tmp_path / "eval-report.png")
     assert probe["plots"] == 4 and probe["svgs"] >= 4 and probe["bars"] > 0
     assert probe["tasks"] == 7 and probe["bubbles"] >= 4 and probe["bubbleVisible"]
-    shutil.copy(tmp_path / "eval-report.png", Path(tempfile.gettempdir()) / "navworld-eval-report-screenshot.png")
+    shutil.copy(
+        tmp_path / "eval-report.png", Path(tempfile.gettempdir()) / "navworld-eval-report-screenshot.png"
+    )

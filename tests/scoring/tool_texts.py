@@ -62,7 +62,7 @@ opentime: 09:00-17:00
 visit_hours: 2
 """
 
-AROUND_FOOD = """around_search：中心 120.148500,30.242500，半径 3000 米，关键词「餐厅」，共 4 条结果
+AROUND_FOOD = """around_search：中心 120.148500,30.242500，半径 3000米，关键词「餐厅」，共 4 条结果
 ## 1
 id: B0FFF1A001
 name: 楼外楼(孤山路店)
@@ -214,86 +214,94 @@ visit_hours: 2
 features: 采茶体验、茶艺课堂
 """
 
-DIRECTION_DRIVE = """direction：driving，从 120.148500,30.242500 到 120.101000,30.240900
+DIRECTION_DRIVE = """direction：驾车，起点 120.148500,30.242500，终点 120.101000,30.240900
 distance: 6.8公里
 duration: 18分钟
 taxi_cost: 25元
-steps:
-1. 沿龙井路向西行驶1.2公里
-2. 右转进入灵隐路行驶2.3公里
-3. 沿天竺路行驶800米到达终点
-"""
+## 步骤
+1. 沿「龙井路」向西行驶1.2公里
+2. 右转进入「灵隐路」向西行驶2.3公里
+3. 沿「天竺路」行驶800米
+4. 到达终点"""
 
-DIRECTION_TRANSIT = """direction：transit，从 120.166300,30.257700 到 120.144700,30.256400
+DIRECTION_TRANSIT = """direction：公交，起点 120.166300,30.257700，终点 120.144700,30.256400
 distance: 3.5公里
 duration: 32分钟
-cost: 4元
+taxi_cost: 15元
 lines: 地铁1号线
+cost: 4元
 walking_distance: 600米
-steps:
-1. 步行400米到龙翔桥站
-2. 乘坐地铁1号线（龙翔桥→凤起路）2站
-3. 沿北山街步行200米到达终点
-"""
+## 步骤
+1. 步行「平海路」向北 400米
+2. 乘坐「地铁1号线」从「龙翔桥站」到「凤起路站」，2站，2.9公里
+3. 步行「北山街」 200米 到达终点"""
 
-DIRECTION_AIRPORT = """direction：driving，从 120.434500,30.229500 到 120.166300,30.257700
+DIRECTION_AIRPORT = """direction：驾车，起点 120.434500,30.229500，终点 120.166300,30.257700
 distance: 35.6公里
 duration: 42分钟
 taxi_cost: 98元
-steps:
-1. 沿机场大道行驶5.2公里
-2. 进入G92杭州湾环线高速行驶20.1公里
-3. 沿秋涛路行驶3.0公里
-4. 左转进入平海路行驶700米到达终点
-"""
+## 步骤
+1. 沿「机场大道」向西行驶5.2公里
+2. 进入「G92杭州湾环线高速」行驶20.1公里
+3. 沿「秋涛路」向北行驶3.0公里
+4. 左转进入「平海路」行驶700米
+5. 到达终点"""
 
-DIRECTION_WALK = """direction：walking，从 120.146200,30.254100 到 120.149300,30.231400
+DIRECTION_WALK = """direction：步行，起点 120.146200,30.254100，终点 120.149300,30.231400
 distance: 2.6公里
 duration: 36分钟
-steps:
-1. 沿北山街向东步行900米
-2. 右转进入南山路步行1.7公里到达终点
-"""
+## 步骤
+1. 沿「北山街」向东步行900米
+2. 右转进入「南山路」向南步行1.7公里
+3. 到达终点"""
 
-WEATHER = """weather：杭州 2025-03-01 起 4 天预报
+WEATHER = """weather：杭州市（浙江省，adcode 330100）未来4天天气预报，发布时间 2025-03-01 07:00:00
 ## 2025-03-01 星期六
 dayweather: 晴
 nightweather: 多云
 daytemp: 18℃
 nighttemp: 8℃
 daywind: 东北风
+nightwind: 东北风
 daypower: 1-3级
+nightpower: 1-3级
 ## 2025-03-02 星期日
 dayweather: 多云
 nightweather: 小雨
 daytemp: 16℃
 nighttemp: 9℃
 daywind: 东风
+nightwind: 东风
 daypower: 1-3级
+nightpower: 1-3级
 ## 2025-03-03 星期一
 dayweather: 小雨
 nightweather: 阴
 daytemp: 14℃
 nighttemp: 10℃
 daywind: 东南风
+nightwind: 南风
 daypower: 3-4级
+nightpower: 1-3级
 ## 2025-03-04 星期二
 dayweather: 阴
 nightweather: 晴
 daytemp: 17℃
 nighttemp: 7℃
 daywind: 北风
+nightwind: 北风
 daypower: 1-3级
+nightpower: 1-3级
 """
 
-FLIGHTS = """search_flights：北京 → 杭州，2025-03-01，共 4 班
+FLIGHTS = """search_flights：2025-03-01 北京 → 杭州，共 4 个航班
 航班 CA1702（中国国际航空） 07:30 北京首都国际机场 → 09:45 杭州萧山国际机场，飞行 2小时15分，经济舱 860元
 航班 MU5131（东方航空） 10:05 北京大兴国际机场 → 12:20 杭州萧山国际机场，飞行 2小时15分，经济舱 720元
 航班 HU7181（海南航空） 14:40 北京首都国际机场 → 16:55 杭州萧山国际机场，飞行 2小时15分，经济舱 690元
 航班 CZ3891（南方航空） 21:50 北京大兴国际机场 → 00:05(次日) 杭州萧山国际机场，飞行 2小时15分，经济舱 520元
 """
 
-TRAINS = """search_train_tickets：北京 → 杭州，2025-03-01，共 4 趟
+TRAINS = """search_train_tickets：2025-03-01 北京 → 杭州，共 4 趟列车
 车次 G35（高铁） 07:00 北京南站 → 11:38 杭州东站，历时 4小时38分，二等座 626元 / 一等座 1036元 / 商务座 2136元
 车次 G167（高铁） 09:20 北京南站 → 14:45 杭州东站，历时 5小时25分，二等座 598元 / 一等座 985元 / 商务座 1978元
 车次 D711（动车） 19:35 北京南站 → 07:02(次日) 杭州东站，历时 11小时27分，二等座 412元 / 一等座 630元

@@ -92,7 +92,7 @@ def build_floor_plan(problem: Problem, gen: ProblemGenerator) -> dict[str, Any]:
         acts: list[dict[str, Any]] = []
         if d == 1 and rt is not None:
             acts.append(_intercity(rt[0], people))
-        for meal, start, end in SLOTS:
+        for meal, _start, _end in SLOTS:
             if (d, meal) not in assigned and meal != "breakfast":
                 got = take(lambda r: True, meal)
                 if got is not None:

@@ -120,7 +120,7 @@ def test_salt_and_date_change_lists(fixture_catalog: Catalog) -> None:
 
 def test_same_city_and_no_station(real_catalog: Catalog) -> None:
     w = SandboxWorld(salt="test", catalog=real_catalog)
-    with pytest.raises(ToolInputError, match="相同|都是"):
+    with pytest.raises(ToolInputError, match=r"相同|都是"):
         asyncio.run(w.trains("2025-03-01", w.city("北京"), w.city("北京")))
     no_station = next(c for c in real_catalog.all_cities() if not c.stations)
     with pytest.raises(ToolInputError, match="没有火车站"):

@@ -496,8 +496,11 @@ def always_tools(stubborn: bool = False, answer: Script | None = None) -> Script
         conv = request.conversation
         n = conv.n_tool_messages
         if request.tools_on or stubborn:
-            keyword = ("景点", "公园", "博物馆", "餐厅", "酒店")[n % 5]
-            return Reply(tool_calls=_number_calls([call("poi_search", {"address": f"{keyword}{n}"})], conv))
+            _, dest = find_cities(conv.user_prompt, planner.cities())
+            args = {"address": f"{('景点', '公园', '博物馆', '餐厅', '酒店')[n % 5]}{n}"}
+            if dest:
+                args["region"] = dest
+            return Reply(tool_calls=_number_calls([call("poi_search", args)], conv))
         return (answer or planner)(request)
 
     return script

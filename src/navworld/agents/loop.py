@@ -79,6 +79,7 @@ class EpisodeRun:
     last_finish_reason: str | None = None
     step_rewards: list[float] = field(default_factory=list)
     dispatches: int = 1
+    error_kind: str | None = None
 
     @property
     def ok(self) -> bool:
@@ -101,6 +102,7 @@ class EpisodeRun:
             "last_finish_reason": self.last_finish_reason,
             "step_rewards": list(self.step_rewards),
             "dispatches": self.dispatches,
+            "error_kind": self.error_kind,
             "trace": self.trace,
         }
 
@@ -146,6 +148,7 @@ async def run_agent_loop(
             await _drive(run, client, model, tools, execute, lang, max_steps, temperature, max_tokens, seed, deadline)
     except TimeoutError:
         run.error = "timeout: the episode exceeded its time limit"
+        run.error_kind = "timeout"
         run.finish = "error"
     run.seconds = time.monotonic() - started
     return run
@@ -191,6 +194,7 @@ async def _drive(
         except ChatError as exc:
             run.http_attempts += exc.attempts
             run.error = f"{exc.kind}: {exc.message}"
+            run.error_kind = exc.kind
             run.answer = last_text
             run.finish = "error"
             return
@@ -210,6 +214,7 @@ async def _drive(
             run.step_rewards.extend(batch.rewards)
             if batch.infra_error:
                 run.error = f"tool_infra: {batch.infra_error}"
+                run.error_kind = "tool_infra"
                 run.finish = "error"
                 return
             if run.steps >= max_steps:
@@ -243,6 +248,8 @@ async def _drive(
 
 MIN_REDISPATCH_SECONDS = 1.0
 """A whole-episode re-dispatch starts only if at least this much of the time limit is left."""
+NO_REDISPATCH_KINDS = frozenset({"auth", "not_found", "bad_request", "client_error"})
+"""Configuration errors that a second dispatch would only repeat."""
 
 
 async def run_episode(
@@ -266,8 +273,9 @@ async def run_episode(
 ) -> EpisodeRun:
     """Play one whole episode of ``problem`` with an OpenAI-compatible model.
 
-    ``timeout`` bounds the whole call (both dispatches). On an infrastructure failure the
-    episode is re-dispatched once from scratch (same problem, same world and salt, a fresh tool
+    ``timeout`` bounds the whole call (both dispatches). On an infrastructure failure (other
+    than a configuration error such as a rejected key or an unknown model) the episode is
+    re-dispatched once from scratch (same problem, same world and salt, a fresh tool
     budget) if time is left; the returned run is the last attempt's, with ``usage`` summed over
     attempts and ``dispatches`` counting them. ``executor_factory()`` builds each attempt's tool
     executor (default: :class:`CallToolExecutor` on ``world`` with a fresh budget).
@@ -309,7 +317,13 @@ async def run_episode(
             deadline=deadline,
         )
         usage.add(run.usage)
-        if run.ok or not redispatch or dispatches >= 2 or deadline - time.monotonic() < MIN_REDISPATCH_SECONDS:
+        if (
+            run.ok
+            or not redispatch
+            or dispatches >= 2
+            or run.error_kind in NO_REDISPATCH_KINDS
+            or deadline - time.monotonic() < MIN_REDISPATCH_SECONDS
+        ):
             break
         log.warning("episode of task %s hit an infra failure (%s); re-dispatching once", problem.task_id, run.error)
     run.usage = usage

@@ -19,7 +19,7 @@ from typer.core import TyperCommand
 try:  # recent typer vendors click; its exceptions are not the click package's
     from typer._click.exceptions import UsageError as _UsageError
 except ImportError:  # pragma: no cover - older typer on the click package
-    from click.exceptions import UsageError as _UsageError
+    from click.exceptions import UsageError as _UsageError  # type: ignore[assignment]
 
 from navworld.cli.app import app, bad_args, print_json
 from navworld.core.errors import ConfigError
@@ -69,7 +69,11 @@ def _choice(name: str, value: str | None, default: str, choices: tuple[str, ...]
 
 def _config_digest(public: dict[str, Any]) -> str:
     """Digest of the result-defining configuration (not ``out``, concurrency or backend)."""
-    keep = {k: v for k, v in public.items() if k not in {"out", "concurrency", "workers", "backend", "ray_address"}}
+    keep = {
+        k: v
+        for k, v in public.items()
+        if k not in {"out", "concurrency", "workers", "backend", "ray_address"}
+    }
     return hashlib.sha256(json.dumps(keep, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
 
@@ -223,7 +227,10 @@ def eval_command(
     ),
     epochs: str = typer.Option(None, "--epochs", envvar="NAVWORLD_EPOCHS", help="Runs per task (default 1)."),
     workers: str = typer.Option(
-        None, "--workers", envvar="NAVWORLD_WORKERS", help="Local worker processes for CPU-bound agents (default 1)."
+        None,
+        "--workers",
+        envvar="NAVWORLD_WORKERS",
+        help="Local worker processes for CPU-bound agents (default 1).",
     ),
     out: str = typer.Option(
         None, "--out", envvar="NAVWORLD_OUT", help="Run directory (default runs/<UTC timestamp>)."

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
-from enum import Enum
+from enum import StrEnum
 from typing import Annotated
 
 import typer
@@ -15,7 +15,7 @@ from navworld.core.errors import ConfigError
 __all__ = ["mcp"]
 
 
-class Transport(str, Enum):
+class Transport(StrEnum):
     """MCP transports."""
 
     stdio = "stdio"

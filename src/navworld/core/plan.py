@@ -19,6 +19,7 @@ ending at ``"24:00"`` and late transfers as ``"24:20"``.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from typing import Annotated, Any, Literal
@@ -100,7 +101,14 @@ def to_minutes(text: str) -> int:
 
     Raises ``ValueError`` with a readable reason for anything else.
     """
-    m = _TIME_RE.match(text) if isinstance(text, str) else None
+    if type(text) is str:
+        return _to_minutes_cached(text)
+    raise ValueError(f"expected HH:MM, got {_show(text)}")
+
+
+@functools.lru_cache(maxsize=4096)
+def _to_minutes_cached(text: str) -> int:
+    m = _TIME_RE.match(text)
     if m is None:
         raise ValueError(f"expected HH:MM, got {_show(text)}")
     hours, minutes = int(m.group(1)), int(m.group(2))

@@ -28,18 +28,17 @@ def call_fn(fr: Frame, fn: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
     if len(args) < fn.min_args or len(args) > fn.max_args or (kwargs and any(k not in fn.kwargs for k in kwargs)):
         raise Fault(fn.arity_error(len(args), kwargs) or f"bad call of {fn.name}()")
     result = fn.impl(fr, *args, **kwargs)
-    t = type(result)
-    if t in (list, set, dict, tuple):
+    if not fn.charges_itself and type(result) in (list, set, dict, tuple):
         fr.charge(1 + len(result))
     return result
 
 
 def _items(x: Any, fr: Frame) -> list[Any]:
+    """All items of an iterable (sets sorted), charging one step per item."""
     it = det_iter(x, fr)
-    if type(it) is range:
-        if len(it) > MAX_RANGE:
-            raise Fault(f"range too long ({len(it)} > {MAX_RANGE})")
-        fr.charge(1 + len(it))
+    if type(it) is range and len(it) > MAX_RANGE:
+        raise Fault(f"range too long ({len(it)} > {MAX_RANGE})")
+    fr.charge(1 + len(it))
     return list(it)
 
 
@@ -55,6 +54,7 @@ def _key_fn(fr: Frame, key: Any) -> Callable[[Any], Any] | None:
         raise Fault("key= must be a function")
 
     def k(v: Any) -> Any:
+        fr.charge(2)
         return call_fn(fr, key, [v], {})
 
     return k
@@ -126,7 +126,9 @@ def b_dict(fr: Frame, x: Any = (), **kw: Any) -> dict[str, Any]:
         fr.charge(1 + len(out))
     else:
         out = {}
-        for pair in _items(x, fr):
+        pairs = _items(x, fr)
+        fr.charge(len(pairs))
+        for pair in pairs:
             if type(pair) not in (list, tuple) or len(pair) != 2:
                 raise Fault("dict() needs (key, value) pairs")
             out[pair[0]] = pair[1]
@@ -206,7 +208,7 @@ def b_zip(fr: Frame, *args: Any) -> list[tuple[Any, ...]]:
 
 
 def _fn(name: str, impl: Callable[..., Any], lo: int, hi: int, kw: tuple[str, ...] = ()) -> Fn:
-    return Fn(name, impl, lo, hi, kw)
+    return Fn(name, impl, lo, hi, kw, charges_itself=True)
 
 
 BUILTINS: dict[str, Fn] = {
@@ -307,10 +309,12 @@ def m_get(fr: Frame, obj: dict[Any, Any], key: Any, default: Any = None) -> Any:
 
 
 def m_keys(fr: Frame, obj: dict[Any, Any]) -> list[Any]:
+    fr.charge(1 + len(obj))
     return list(obj.keys())
 
 
 def m_values(fr: Frame, obj: dict[Any, Any]) -> list[Any]:
+    fr.charge(1 + len(obj))
     return list(obj.values())
 
 
@@ -340,36 +344,36 @@ def m_split(fr: Frame, obj: str, sep: Any = None) -> list[str]:
 
 METHODS: dict[type, dict[str, Fn]] = {
     list: {
-        "append": Fn("append", m_append, 1, 1),
-        "extend": Fn("extend", m_extend, 1, 1),
-        "count": Fn("count", m_count, 1, 1),
-        "index": Fn("index", m_index, 1, 1),
+        "append": Fn("append", m_append, 1, 1, charges_itself=True),
+        "extend": Fn("extend", m_extend, 1, 1, charges_itself=True),
+        "count": Fn("count", m_count, 1, 1, charges_itself=True),
+        "index": Fn("index", m_index, 1, 1, charges_itself=True),
     },
-    tuple: {"count": Fn("count", m_count, 1, 1), "index": Fn("index", m_index, 1, 1)},
+    tuple: {"count": Fn("count", m_count, 1, 1, charges_itself=True), "index": Fn("index", m_index, 1, 1, charges_itself=True)},
     set: {
-        "add": Fn("add", m_add, 1, 1),
-        "update": Fn("update", m_update, 1, 8),
-        "union": Fn("union", _set_method("union"), 0, 8),
-        "intersection": Fn("intersection", _set_method("intersection"), 0, 8),
-        "difference": Fn("difference", _set_method("difference"), 0, 8),
-        "issubset": Fn("issubset", _one_set_method("issubset"), 1, 1),
-        "issuperset": Fn("issuperset", _one_set_method("issuperset"), 1, 1),
-        "isdisjoint": Fn("isdisjoint", _one_set_method("isdisjoint"), 1, 1),
+        "add": Fn("add", m_add, 1, 1, charges_itself=True),
+        "update": Fn("update", m_update, 1, 8, charges_itself=True),
+        "union": Fn("union", _set_method("union"), 0, 8, charges_itself=True),
+        "intersection": Fn("intersection", _set_method("intersection"), 0, 8, charges_itself=True),
+        "difference": Fn("difference", _set_method("difference"), 0, 8, charges_itself=True),
+        "issubset": Fn("issubset", _one_set_method("issubset"), 1, 1, charges_itself=True),
+        "issuperset": Fn("issuperset", _one_set_method("issuperset"), 1, 1, charges_itself=True),
+        "isdisjoint": Fn("isdisjoint", _one_set_method("isdisjoint"), 1, 1, charges_itself=True),
     },
     dict: {
-        "get": Fn("get", m_get, 1, 2),
-        "keys": Fn("keys", m_keys, 0, 0),
-        "values": Fn("values", m_values, 0, 0),
-        "items": Fn("items", m_items, 0, 0),
+        "get": Fn("get", m_get, 1, 2, charges_itself=True),
+        "keys": Fn("keys", m_keys, 0, 0, charges_itself=True),
+        "values": Fn("values", m_values, 0, 0, charges_itself=True),
+        "items": Fn("items", m_items, 0, 0, charges_itself=True),
     },
     str: {
-        "lower": Fn("lower", _str_method("lower", 0), 0, 0),
-        "upper": Fn("upper", _str_method("upper", 0), 0, 0),
-        "strip": Fn("strip", _str_method("strip", 1), 0, 1),
-        "startswith": Fn("startswith", _str_method("startswith", 1), 1, 1),
-        "endswith": Fn("endswith", _str_method("endswith", 1), 1, 1),
-        "split": Fn("split", m_split, 0, 1),
-        "count": Fn("count", m_count, 1, 1),
+        "lower": Fn("lower", _str_method("lower", 0), 0, 0, charges_itself=True),
+        "upper": Fn("upper", _str_method("upper", 0), 0, 0, charges_itself=True),
+        "strip": Fn("strip", _str_method("strip", 1), 0, 1, charges_itself=True),
+        "startswith": Fn("startswith", _str_method("startswith", 1), 1, 1, charges_itself=True),
+        "endswith": Fn("endswith", _str_method("endswith", 1), 1, 1, charges_itself=True),
+        "split": Fn("split", m_split, 0, 1, charges_itself=True),
+        "count": Fn("count", m_count, 1, 1, charges_itself=True),
     },
 }
 """Callable methods per value type."""

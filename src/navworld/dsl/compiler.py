@@ -10,6 +10,7 @@ it evaluates; loops and comprehensions charge per iteration; bulk operations cha
 from __future__ import annotations
 
 import ast
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -35,6 +36,8 @@ Expr = Callable[[Frame], Any]
 Stmt = Callable[[Frame], Any]
 Assigner = Callable[[Frame, Any], None]
 
+_STMT_OVERHEAD = 3
+"""Steps charged per statement execution on top of its node count (dispatch cost)."""
 _BREAK = object()
 _CONTINUE = object()
 _MISSING = object()
@@ -76,7 +79,9 @@ def _fail(node: ast.AST, msg: str) -> DSLError:
 def parse_checked(source: str, line_offset: int = 0) -> ast.Module:
     """Parse ``source`` and check size and nesting limits (no whitelist yet)."""
     try:
-        tree = ast.parse(source, mode="exec")
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # SyntaxWarnings of odd sources are not ours to print
+            tree = ast.parse(source, mode="exec")
     except SyntaxError as exc:
         raise DSLError(f"line {(exc.lineno or 0) + line_offset}: syntax error: {exc.msg}") from None
     except (RecursionError, MemoryError):
@@ -107,10 +112,14 @@ def _assigned_names(tree: ast.AST) -> set[str]:
     return names
 
 
+_COUNTED = (ast.expr, ast.stmt, ast.comprehension, ast.keyword)
+
+
 def _nodes(node: ast.AST | None) -> int:
+    """Evaluated nodes of a subtree (expressions, statements; not contexts or operator tokens)."""
     if node is None:
         return 0
-    return sum(1 for _ in ast.walk(node))
+    return sum(1 for n in ast.walk(node) if isinstance(n, _COUNTED))
 
 
 class _Compiler:
@@ -143,11 +152,11 @@ class _Compiler:
         line = _line(node)
         inner = self._stmt_inner(node)
         if isinstance(node, ast.For):
-            cost = 1 + _nodes(node.iter)
+            cost = _STMT_OVERHEAD + _nodes(node.iter)
         elif isinstance(node, ast.If):
-            cost = 1 + _nodes(node.test)
+            cost = _STMT_OVERHEAD + _nodes(node.test)
         else:
-            cost = max(1, _nodes(node))
+            cost = _STMT_OVERHEAD + _nodes(node)
 
         def run(fr: Frame) -> Any:
             fr.steps += cost
@@ -475,6 +484,7 @@ class _Compiler:
         if isinstance(func, ast.Attribute):
             return self._method_call(node, func, args, kw_names, kw_vals)
         if not isinstance(func, ast.Name):
+            self.expr(func)  # report what is wrong inside first (e.g. a lambda)
             raise _fail(node, "only named functions and whitelisted methods can be called")
         name = func.id
         fn = self.functions.get(name)
@@ -483,12 +493,13 @@ class _Compiler:
             if problem:
                 raise _fail(node, problem)
             impl = fn.impl
+            post = _identity if fn.charges_itself else _charged
             if not kw_names:
                 if len(args) == 1:
                     a0 = args[0]
-                    return lambda fr: _charged(fr, impl(fr, a0(fr)))
-                return lambda fr: _charged(fr, impl(fr, *[a(fr) for a in args]))
-            return lambda fr: _charged(
+                    return lambda fr: post(fr, impl(fr, a0(fr)))
+                return lambda fr: post(fr, impl(fr, *[a(fr) for a in args]))
+            return lambda fr: post(
                 fr, impl(fr, *[a(fr) for a in args], **{k: v(fr) for k, v in zip(kw_names, kw_vals, strict=True)})
             )
         f_e = self._e_Name(func)
@@ -496,11 +507,11 @@ class _Compiler:
 
     def _method_call(self, node: ast.Call, func: ast.Attribute, args: list[Expr], kw_names: list[str], kw_vals: list[Expr]) -> Expr:
         m = func.attr
+        obj_e = self.expr(func.value)  # report what is wrong with the receiver first
         if m.startswith("_") or m not in METHOD_NAMES:
             raise _fail(node, f"method '.{m}()' is not allowed (allowed: {', '.join(sorted(METHOD_NAMES))})")
         if kw_names:
             raise _fail(node, f"method '.{m}()' takes no keyword arguments")
-        obj_e = self.expr(func.value)
 
         def run_method(fr: Frame) -> Any:
             obj = obj_e(fr)
@@ -512,7 +523,7 @@ class _Compiler:
             problem = fn.arity_error(len(values), ())
             if problem:
                 raise Fault(problem)
-            return _charged(fr, fn.impl(fr, obj, *values))
+            return fn.impl(fr, obj, *values)
 
         return run_method
 
@@ -523,7 +534,7 @@ class _Compiler:
         for g in gens:
             if g.is_async:
                 raise _fail(node, "async comprehensions are not allowed")
-            cost = 1 + sum(_nodes(c) for c in g.ifs)
+            cost = 3 + sum(_nodes(c) for c in g.ifs)
             out.append((self.target(g.target), self.expr(g.iter), [self.expr(c) for c in g.ifs], cost))
         return out
 
@@ -592,6 +603,10 @@ _BINOP_NAMES = frozenset({"Add", "Sub", "Mult", "Div", "FloorDiv", "Mod", "Pow",
 
 def _max_items() -> int:
     return MAX_ITEMS
+
+
+def _identity(fr: Frame, result: Any) -> Any:
+    return result
 
 
 def _charged(fr: Frame, result: Any) -> Any:

@@ -22,11 +22,32 @@ CONCEPTS: dict[str, Fn] = {}
 """Concept functions by name (ChinaTravel's and our helpers; see ``docs/dsl.md``)."""
 
 
-def concept(name: str, min_args: int, max_args: int | None = None, kwargs: tuple[str, ...] = ()) -> Callable[..., Any]:
-    """Register a concept function under ``name`` with its arity."""
+WORLD_LOOKUP_STEPS = 20
+"""Steps charged for a concept function that consults the world (lookups are cached)."""
+
+
+def concept(
+    name: str, min_args: int, max_args: int | None = None, kwargs: tuple[str, ...] = (), cost: str = "unit"
+) -> Callable[..., Any]:
+    """Register a concept function under ``name`` with its arity and step cost.
+
+    ``cost`` is ``"unit"`` (1 step), ``"plan"`` (walks the plan: the plan's size), ``"legs"``
+    (1 + the number of legs of its first argument) or ``"world"`` (a cached world lookup).
+    """
 
     def deco(impl: Callable[..., Any]) -> Callable[..., Any]:
-        CONCEPTS[name] = Fn(name, impl, min_args, min_args if max_args is None else max_args, kwargs)
+        def charged(fr: Frame, *args: Any, **kw: Any) -> Any:
+            if cost == "plan":
+                fr.charge(fr.ctx.plan_cost)
+            elif cost == "legs":
+                fr.charge(1 + (len(args[0]) if args and type(args[0]) is list else 0))
+            elif cost == "world":
+                fr.charge(WORLD_LOOKUP_STEPS)
+            else:
+                fr.charge(1)
+            return impl(fr, *args, **kw)
+
+        CONCEPTS[name] = Fn(name, charged, min_args, min_args if max_args is None else max_args, kwargs)
         return impl
 
     return deco
@@ -126,19 +147,19 @@ def target_city(fr: Frame, plan: Any) -> str:
     return str(_plan(plan, "target_city").get("target_city") or "")
 
 
-@concept("allactivities", 1)
+@concept("allactivities", 1, cost="plan")
 def allactivities(fr: Frame, plan: Any) -> list[dict[str, Any]]:
     """Every activity of the trip, in order."""
     return activities_of(_plan(plan, "allactivities"))
 
 
-@concept("allactivities_count", 1)
+@concept("allactivities_count", 1, cost="plan")
 def allactivities_count(fr: Frame, plan: Any) -> int:
     """Number of activities of the trip."""
     return sum(len(d["activities"]) for d in _plan(plan, "allactivities_count")["itinerary"])
 
 
-@concept("dayactivities", 2)
+@concept("dayactivities", 2, cost="plan")
 def dayactivities(fr: Frame, plan: Any, day: Any) -> list[dict[str, Any]]:
     """Activities of day ``day`` (1-based); ``[]`` when there is no such day."""
     days = _plan(plan, "dayactivities")["itinerary"]
@@ -242,13 +263,13 @@ def _endpoint_city(fr: Frame, activity: Any, key: str, fname: str) -> str:
     return fr.ctx.lookup.hub_city(str(a.get(key) or ""), cities)
 
 
-@concept("intercity_transport_origin", 1)
+@concept("intercity_transport_origin", 1, cost="world")
 def intercity_transport_origin(fr: Frame, activity: Any) -> str:
     """The city an intercity activity departs from (``""`` when unknown or not intercity)."""
     return _endpoint_city(fr, activity, "start", "intercity_transport_origin")
 
 
-@concept("intercity_transport_destination", 1)
+@concept("intercity_transport_destination", 1, cost="world")
 def intercity_transport_destination(fr: Frame, activity: Any) -> str:
     """The city an intercity activity arrives in (``""`` when unknown or not intercity)."""
     return _endpoint_city(fr, activity, "end", "intercity_transport_destination")
@@ -257,7 +278,7 @@ def intercity_transport_destination(fr: Frame, activity: Any) -> str:
 # ---- world lookups ---------------------------------------------------------------------------
 
 
-@concept("restaurant_type", 2)
+@concept("restaurant_type", 2, cost="world")
 def restaurant_type(fr: Frame, activity: Any, city: Any) -> str:
     """Cuisine of the restaurant at a meal activity; ``"empty"`` when not a known restaurant."""
     poi = poi_of(fr, _act(activity, "restaurant_type"), city)
@@ -266,7 +287,7 @@ def restaurant_type(fr: Frame, activity: Any, city: Any) -> str:
     return poi.cuisine or "empty"
 
 
-@concept("attraction_type", 2)
+@concept("attraction_type", 2, cost="world")
 def attraction_type(fr: Frame, activity: Any, city: Any) -> str:
     """Category of the attraction at an activity (e.g. 博物馆); ``"empty"`` when unknown."""
     poi = poi_of(fr, _act(activity, "attraction_type"), city)
@@ -275,7 +296,7 @@ def attraction_type(fr: Frame, activity: Any, city: Any) -> str:
     return poi.category or poi.type or "empty"
 
 
-@concept("accommodation_type", 2)
+@concept("accommodation_type", 2, cost="world")
 def accommodation_type(fr: Frame, activity: Any, city: Any) -> str:
     """The first feature of the hotel at an activity (ChinaTravel has one); ``"empty"`` when none."""
     poi = poi_of(fr, _act(activity, "accommodation_type"), city)
@@ -290,14 +311,14 @@ def _named_poi(fr: Frame, city: Any, name: Any, fname: str) -> Any:
     return fr.ctx.lookup.poi(c, n)
 
 
-@concept("poi_recommend_time", 2)
+@concept("poi_recommend_time", 2, cost="world")
 def poi_recommend_time(fr: Frame, city: Any, poi: Any) -> float:
     """Recommended visit time of a POI in minutes (0 when unknown)."""
     p = _named_poi(fr, city, poi, "poi_recommend_time")
     return float(p.visit_hours * 60) if p is not None else 0.0
 
 
-@concept("poi_distance", 3, 5, ("start_time", "transport_type"))
+@concept("poi_distance", 3, 5, ("start_time", "transport_type"), cost="world")
 def poi_distance(fr: Frame, city: Any, poi1: Any, poi2: Any, start_time: Any = "00:00", transport_type: Any = "walk") -> float:
     """Route distance in km between two named places of ``city`` for a mode (default walk)."""
     c = _str(city, "poi_distance", "city")
@@ -315,7 +336,7 @@ def poi_distance(fr: Frame, city: Any, poi1: Any, poi2: Any, start_time: Any = "
 # ---- inner-city transport lists ---------------------------------------------------------------
 
 
-@concept("innercity_transport_type", 1)
+@concept("innercity_transport_type", 1, cost="legs")
 def innercity_transport_type(fr: Frame, transports: Any) -> str:
     """Main mode of a transfer: the non-walk mode (``walk`` if all legs walk); ``"empty"`` for ``[]``.
 
@@ -336,38 +357,38 @@ def _filtered(transports: Any, mode: Any, fname: str) -> list[dict[str, Any]]:
     return legs if m is None else [leg for leg in legs if leg.get("mode") == m]
 
 
-@concept("innercity_transport_cost", 1, 2, ("mode", "node"))
+@concept("innercity_transport_cost", 1, 2, ("mode", "node"), cost="legs")
 def innercity_transport_cost(fr: Frame, transports: Any, mode: Any = None, node: Any = None) -> float:
     """Total ``cost`` of the legs (optionally only legs of ``mode``)."""
     return sum(_num(leg.get("cost")) for leg in _filtered(transports, mode if mode is not None else node, "innercity_transport_cost"))
 
 
-@concept("innercity_transport_price", 1, 2, ("mode",))
+@concept("innercity_transport_price", 1, 2, ("mode",), cost="legs")
 def innercity_transport_price(fr: Frame, transports: Any, mode: Any = None) -> float:
     """Total unit ``price`` of the legs (optionally only legs of ``mode``)."""
     return sum(_num(leg.get("price")) for leg in _filtered(transports, mode, "innercity_transport_price"))
 
 
-@concept("innercity_transport_distance", 1, 2, ("mode",))
+@concept("innercity_transport_distance", 1, 2, ("mode",), cost="legs")
 def innercity_transport_distance(fr: Frame, transports: Any, mode: Any = None) -> float:
     """Total ``distance`` in km (optionally only legs of ``mode``)."""
     return sum(_num(leg.get("distance")) for leg in _filtered(transports, mode, "innercity_transport_distance"))
 
 
-@concept("innercity_transport_time", 1, 2, ("mode",))
+@concept("innercity_transport_time", 1, 2, ("mode",), cost="legs")
 def innercity_transport_time(fr: Frame, transports: Any, mode: Any = None) -> int:
     """Total duration in minutes (optionally only legs of ``mode``)."""
     return sum(leg_minutes(leg) for leg in _filtered(transports, mode, "innercity_transport_time"))
 
 
-@concept("innercity_transport_start_time", 1)
+@concept("innercity_transport_start_time", 1, cost="legs")
 def innercity_transport_start_time(fr: Frame, transports: Any) -> str:
     """Departure time of the first leg (``""`` for ``[]``)."""
     legs = _legs(transports, "innercity_transport_start_time")
     return str(legs[0].get("start_time") or "") if legs else ""
 
 
-@concept("innercity_transport_end_time", 1)
+@concept("innercity_transport_end_time", 1, cost="legs")
 def innercity_transport_end_time(fr: Frame, transports: Any) -> str:
     """Arrival time of the last leg (``""`` for ``[]``)."""
     legs = _legs(transports, "innercity_transport_end_time")
@@ -379,7 +400,7 @@ def _people(fr: Frame) -> int:
     return p if type(p) is int and p > 0 else 1
 
 
-@concept("metro_tickets", 1)
+@concept("metro_tickets", 1, cost="legs")
 def metro_tickets(fr: Frame, transports: Any) -> int:
     """``tickets`` of the transit leg (people count when unstated; 0 when there is no transit leg)."""
     for leg in _legs(transports, "metro_tickets"):
@@ -389,7 +410,7 @@ def metro_tickets(fr: Frame, transports: Any) -> int:
     return 0
 
 
-@concept("taxi_cars", 1)
+@concept("taxi_cars", 1, cost="legs")
 def taxi_cars(fr: Frame, transports: Any) -> int:
     """``cars`` of the taxi leg (⌈people/4⌉ when unstated; 0 when there is no taxi leg)."""
     for leg in _legs(transports, "taxi_cars"):

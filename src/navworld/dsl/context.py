@@ -64,6 +64,7 @@ class DSLContext:
         num_days: int | None = None,
         step_limit: int = MAX_STEPS,
     ) -> None:
+        self.world = world  # strong reference: the shared lookup only holds the world weakly
         self.lookup: WorldLookup = lookup_for(world)
         self.people = people
         self.origin = origin
@@ -74,6 +75,8 @@ class DSLContext:
         self._plan_obj: Any = None
         self._plan_data: dict[str, Any] | None = None
         self._frozen: frozenset[int] = frozenset()
+        self.plan_cost = 1
+        """Steps charged for a concept function that walks the whole plan (1 + activities + legs)."""
         self.memo: dict[Any, Any] = {}
 
     @classmethod
@@ -97,6 +100,7 @@ class DSLContext:
         self._plan_obj = plan
         self._plan_data = data
         self._frozen = _container_ids(data)
+        self.plan_cost = 1 + len(self._frozen)
         self.memo.clear()
         return data, self._frozen
 

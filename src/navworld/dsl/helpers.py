@@ -35,13 +35,13 @@ def _acts(plan: Any, fname: str, types: frozenset[str] | set[str] | None = None)
     return acts if types is None else [a for a in acts if a.get("type") in types]
 
 
-@concept("total_cost", 1)
+@concept("total_cost", 1, cost="plan")
 def total_cost(fr: Frame, plan: Any) -> float:
     """Everything the trip costs: every activity's ``cost`` plus every inner-city leg's ``cost``."""
     return sum(_num(a.get("cost")) + _legs_cost(a) for a in _acts(plan, "total_cost"))
 
 
-@concept("day_cost", 2)
+@concept("day_cost", 2, cost="plan")
 def day_cost(fr: Frame, plan: Any, day: Any) -> float:
     """Cost of day ``day`` (1-based): its activities plus their inbound legs."""
     days = _plan(plan, "day_cost")["itinerary"]
@@ -56,37 +56,37 @@ def _type_cost(plan: Any, fname: str, types: frozenset[str] | set[str]) -> float
     return sum(_num(a.get("cost")) for a in _acts(plan, fname, types))
 
 
-@concept("meal_cost", 1)
+@concept("meal_cost", 1, cost="plan")
 def meal_cost(fr: Frame, plan: Any) -> float:
     """Total ``cost`` of breakfasts, lunches and dinners."""
     return _type_cost(plan, "meal_cost", MEAL_TYPES)
 
 
-@concept("hotel_cost", 1)
+@concept("hotel_cost", 1, cost="plan")
 def hotel_cost(fr: Frame, plan: Any) -> float:
     """Total ``cost`` of accommodations."""
     return _type_cost(plan, "hotel_cost", {"accommodation"})
 
 
-@concept("attraction_cost", 1)
+@concept("attraction_cost", 1, cost="plan")
 def attraction_cost(fr: Frame, plan: Any) -> float:
     """Total ``cost`` of attraction tickets."""
     return _type_cost(plan, "attraction_cost", {"attraction"})
 
 
-@concept("intercity_cost", 1)
+@concept("intercity_cost", 1, cost="plan")
 def intercity_cost(fr: Frame, plan: Any) -> float:
     """Total ``cost`` of trains and flights."""
     return _type_cost(plan, "intercity_cost", INTERCITY_TYPES)
 
 
-@concept("innercity_cost", 1)
+@concept("innercity_cost", 1, cost="plan")
 def innercity_cost(fr: Frame, plan: Any) -> float:
     """Total ``cost`` of all inner-city legs."""
     return sum(_legs_cost(a) for a in _acts(plan, "innercity_cost"))
 
 
-@concept("innercity_time_total", 1)
+@concept("innercity_time_total", 1, cost="plan")
 def innercity_time_total(fr: Frame, plan: Any) -> int:
     """Total minutes spent on inner-city legs."""
     return sum(leg_minutes(leg) for a in _acts(plan, "innercity_time_total") for leg in a.get("transports") or [])
@@ -96,31 +96,31 @@ def _positions(plan: Any, fname: str, types: frozenset[str] | set[str]) -> set[s
     return {str(a.get("position")) for a in _acts(plan, fname, types) if a.get("position")}
 
 
-@concept("attraction_names", 1)
+@concept("attraction_names", 1, cost="plan")
 def attraction_names(fr: Frame, plan: Any) -> set[str]:
     """Names of the attractions visited."""
     return _positions(plan, "attraction_names", {"attraction"})
 
 
-@concept("restaurant_names", 1)
+@concept("restaurant_names", 1, cost="plan")
 def restaurant_names(fr: Frame, plan: Any) -> set[str]:
     """Names of the places of all meals (a hotel breakfast gives the hotel's name)."""
     return _positions(plan, "restaurant_names", MEAL_TYPES)
 
 
-@concept("hotel_names", 1)
+@concept("hotel_names", 1, cost="plan")
 def hotel_names(fr: Frame, plan: Any) -> set[str]:
     """Names of the hotels stayed at."""
     return _positions(plan, "hotel_names", {"accommodation"})
 
 
-@concept("attraction_count", 1)
+@concept("attraction_count", 1, cost="plan")
 def attraction_count(fr: Frame, plan: Any) -> int:
     """Number of attraction activities."""
     return len(_acts(plan, "attraction_count", {"attraction"}))
 
 
-@concept("meal_count", 1)
+@concept("meal_count", 1, cost="plan")
 def meal_count(fr: Frame, plan: Any) -> int:
     """Number of meal activities."""
     return len(_acts(plan, "meal_count", MEAL_TYPES))
@@ -140,46 +140,46 @@ def _poi_values(fr: Frame, plan: Any, fname: str, types: set[str] | frozenset[st
     return out
 
 
-@concept("restaurant_cuisines", 1)
+@concept("restaurant_cuisines", 1, cost="plan")
 def restaurant_cuisines(fr: Frame, plan: Any) -> set[str]:
     """Cuisines of the restaurants of all meals (hotel breakfasts add nothing)."""
     return _poi_values(fr, plan, "restaurant_cuisines", MEAL_TYPES, "restaurant", "cuisine")
 
 
-@concept("attraction_types", 1)
+@concept("attraction_types", 1, cost="plan")
 def attraction_types(fr: Frame, plan: Any) -> set[str]:
     """Categories of the attractions visited."""
     return _poi_values(fr, plan, "attraction_types", {"attraction"}, "attraction", "category")
 
 
-@concept("hotel_features", 1)
+@concept("hotel_features", 1, cost="plan")
 def hotel_features(fr: Frame, plan: Any) -> set[str]:
     """All features of all hotels stayed at (union)."""
     return _poi_values(fr, plan, "hotel_features", {"accommodation"}, "hotel", "features")
 
 
-@concept("activity_features", 1)
+@concept("activity_features", 1, cost="world")
 def activity_features(fr: Frame, activity: Any) -> set[str]:
     """Features and tags of the POI at an activity (empty set when unknown)."""
     poi = poi_of(fr, _act(activity, "activity_features"))
     return set(poi.features) | set(poi.tags) if poi is not None else set()
 
 
-@concept("poi_features", 2)
+@concept("poi_features", 2, cost="world")
 def poi_features(fr: Frame, city: Any, name: Any) -> set[str]:
     """Features and tags of a named POI of ``city`` (empty set when unknown)."""
     poi = fr.ctx.lookup.poi(_str(city, "poi_features", "city"), _str(name, "poi_features", "the POI name"))
     return set(poi.features) | set(poi.tags) if poi is not None else set()
 
 
-@concept("poi_rating", 2)
+@concept("poi_rating", 2, cost="world")
 def poi_rating(fr: Frame, city: Any, name: Any) -> float:
     """Rating of a named POI of ``city`` (0 when unknown)."""
     poi = fr.ctx.lookup.poi(_str(city, "poi_rating", "city"), _str(name, "poi_rating", "the POI name"))
     return float(poi.rating) if poi is not None else 0.0
 
 
-@concept("poi_stars", 2)
+@concept("poi_stars", 2, cost="world")
 def poi_stars(fr: Frame, city: Any, name: Any) -> int:
     """Star class of a named hotel of ``city`` (0 when unknown)."""
     poi = fr.ctx.lookup.poi(_str(city, "poi_stars", "city"), _str(name, "poi_stars", "the POI name"))
@@ -190,27 +190,27 @@ def _intercity(plan: Any, fname: str) -> list[dict[str, Any]]:
     return _acts(plan, fname, INTERCITY_TYPES)
 
 
-@concept("arrival_time", 1)
+@concept("arrival_time", 1, cost="plan")
 def arrival_time(fr: Frame, plan: Any) -> str:
     """Arrival time (``end_time``) of the first intercity activity; ``""`` when there is none."""
     legs = _intercity(plan, "arrival_time")
     return str(legs[0]["end_time"]) if legs else ""
 
 
-@concept("departure_time", 1)
+@concept("departure_time", 1, cost="plan")
 def departure_time(fr: Frame, plan: Any) -> str:
     """Departure time (``start_time``) of the last intercity activity; ``""`` when there is none."""
     legs = _intercity(plan, "departure_time")
     return str(legs[-1]["start_time"]) if legs else ""
 
 
-@concept("intercity_types", 1)
+@concept("intercity_types", 1, cost="plan")
 def intercity_types(fr: Frame, plan: Any) -> set[str]:
     """The set of intercity activity types used (``{"train"}``, ``{"airplane", "train"}`` …)."""
     return {str(a["type"]) for a in _intercity(plan, "intercity_types")}
 
 
-@concept("innercity_modes", 1)
+@concept("innercity_modes", 1, cost="plan")
 def innercity_modes(fr: Frame, plan: Any) -> set[str]:
     """Main modes of all non-empty transfers (see ``innercity_transport_type``); walk legs of a
     transit transfer do not add ``walk``."""
@@ -232,7 +232,7 @@ def is_red_eye(fr: Frame, activity: Any) -> bool:
     return start >= 22 * 60 or start < 6 * 60 or end < start or end >= 1440
 
 
-@concept("hotel_price_max", 1)
+@concept("hotel_price_max", 1, cost="plan")
 def hotel_price_max(fr: Frame, plan: Any) -> float:
     """Highest room-night ``price`` among accommodations (0 when none)."""
     prices = [_num(a.get("price")) for a in _acts(plan, "hotel_price_max", {"accommodation"})]

@@ -33,14 +33,24 @@ class Fn:
     them when a program is validated (for direct calls) and at run time.
     """
 
-    __slots__ = ("impl", "kwargs", "max_args", "min_args", "name")
+    __slots__ = ("charges_itself", "impl", "kwargs", "max_args", "min_args", "name")
 
-    def __init__(self, name: str, impl: Callable[..., Any], min_args: int, max_args: int, kwargs: tuple[str, ...] = ()):
+    def __init__(
+        self,
+        name: str,
+        impl: Callable[..., Any],
+        min_args: int,
+        max_args: int,
+        kwargs: tuple[str, ...] = (),
+        charges_itself: bool = False,
+    ) -> None:
         self.name = name
         self.impl = impl
         self.min_args = min_args
         self.max_args = max_args
         self.kwargs = kwargs
+        self.charges_itself = charges_itself
+        """Builtins charge their own work; other functions are charged for the size of their result."""
 
     def arity_error(self, n_args: int, kw_names: Iterable[str]) -> str | None:
         """The reason a call with ``n_args`` positional and ``kw_names`` keywords is invalid, or None."""
@@ -104,6 +114,7 @@ def type_name(x: Any) -> str:
 
 _NUM = (int, float, bool)
 _SEQ = (str, list, tuple)
+_FLAT = (str, int, float, bool, type(None))
 
 
 def _int_ok(v: int) -> int:
@@ -356,6 +367,7 @@ def make_tuple(items: Iterable[Any], fr: Frame) -> tuple[Any, ...]:
     """Build a tuple, refusing tuple nesting deeper than :data:`MAX_TUPLE_DEPTH`."""
     t = tuple(items)
     _size_ok(len(t), t)
+    fr.charge(1 + len(t) // 8)
     for e in t:
         if type(e) is tuple:
             if _tuple_depth(t, fr) > MAX_TUPLE_DEPTH:
@@ -379,8 +391,12 @@ def safe_repr(x: Any, fr: Frame, limit: int = MAX_STR) -> str:
     def walk(v: Any, depth: int) -> None:
         if depth > 50:
             raise Fault("value nested too deeply to convert to a string")
-        fr.charge(1)
+        fr.charge(4)
         t = type(v)
+        if t in (list, tuple) and all(type(e) in _FLAT for e in v):
+            fr.charge(len(v))
+            emit(repr(v))
+            return
         if t in (list, tuple):
             emit("[" if t is list else "(")
             for i, e in enumerate(v):

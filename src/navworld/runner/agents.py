@@ -194,7 +194,14 @@ class ModelAgent:
 
 
 class ReferenceAgentAdapter:
-    """The deterministic reference planner (``navworld.agents.reference.ReferencePlanner``)."""
+    """The deterministic reference planner (``navworld.agents.reference.ReferencePlanner``).
+
+    The planner is imported lazily; until it exists, construction raises :class:`AgentUnavailable`
+    with a clear message. The adapter accepts the planner's natural shapes: an ``arun`` or ``run``
+    method (async or not) taking ``(problem, world)`` and optionally ``salt=``, returning a record
+    with ``trace``/``answer`` (and optionally ``steps``, ``tool_calls``, ``usage``, ``seconds``,
+    ``error``) as an object, a pydantic model or a dict.
+    """
 
     name = "reference"
 
@@ -208,13 +215,21 @@ class ReferenceAgentAdapter:
                 "install yet; use --model M --base-url URL to evaluate a model"
             ) from None
         self._planner = planner_cls()
+        method = getattr(self._planner, "arun", None) or getattr(self._planner, "run", None)
+        if method is None:
+            raise AgentUnavailable("ReferencePlanner has neither arun() nor run()")
+        self._method = method
+        try:
+            params = inspect.signature(method).parameters
+        except (TypeError, ValueError):  # pragma: no cover - builtins
+            params = {}  # type: ignore[assignment]
+        self._takes_salt = "salt" in params or any(p.kind is p.VAR_KEYWORD for p in params.values())
 
     async def run(self, problem: Problem, world: Any, *, salt: str) -> RunRecord:
         """Plan ``problem`` through the tools and return the record."""
         started = time.perf_counter()
-        planner = self._planner
-        method = getattr(planner, "arun", None) or planner.run
-        result = await _maybe_await(method(problem, world, salt=salt))
+        kwargs = {"salt": salt} if self._takes_salt else {}
+        result = await _maybe_await(self._method(problem, world, **kwargs))
         record = RunRecord.coerce(result)
         if not record.seconds:
             record.seconds = time.perf_counter() - started

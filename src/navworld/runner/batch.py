@@ -89,7 +89,9 @@ async def _run_pool(
     limit = asyncio.Semaphore(max(config.concurrency, config.workers))
     written = 0
     pool = ProcessPoolExecutor(
-        max_workers=config.workers, mp_context=multiprocessing.get_context("spawn"), initializer=_ignore_sigint
+        max_workers=config.workers,
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=_ignore_sigint,
     )
 
     async def one(job: Job) -> None:

@@ -143,30 +143,13 @@ class EpisodeRunner:
             return await self.scorer.score_async(problem, record.trace, record.answer)
         return self.scorer.score(problem, record.trace, record.answer)
 
-    def _verification(self, report: Any, problem: Problem, record: RunRecord) -> dict[str, Any] | None:
-        """The plan verification dict: the scorer's (``report.plan_verification``), else our own."""
-        if hasattr(report, "plan_verification"):
-            verification = report.plan_verification
-        else:
-            verification = self._verify_directly(problem, record)
-        if hasattr(verification, "to_dict"):
+    @staticmethod
+    def _verification(report: Any) -> dict[str, Any] | None:
+        """The plan verification dict the scorer attached (``None`` when no plan was verified)."""
+        verification: Any = getattr(report, "plan_verification", None)
+        if verification is not None and hasattr(verification, "to_dict"):
             verification = verification.to_dict()
         return verification if isinstance(verification, dict) else None
-
-    def _verify_directly(self, problem: Problem, record: RunRecord) -> Any:
-        """Verify the answer's plan ourselves (for scorers that do not report it); ``None`` if no plan."""
-        try:
-            from navworld.verify import verify_plan
-            from navworld.verify.plan_parse import extract_plan
-        except ImportError:
-            return None
-        from navworld.core.errors import PlanParseError
-
-        try:
-            plan = extract_plan(record.answer)
-        except PlanParseError:
-            return None
-        return verify_plan(plan, problem, self.world, trace=record.trace)
 
     async def run(self, task_id: int, epoch: int, problem: Problem | None = None) -> dict[str, Any]:
         """Play, score and verify one (task, epoch); always returns a complete row.
@@ -198,7 +181,7 @@ class EpisodeRunner:
                     error = f"scorer: {report_error}"
                 else:
                     report_dict = report.to_dict()
-                    verification = self._verification(report, problem, record)
+                    verification = self._verification(report)
             except Exception as exc:  # a scorer bug is recorded, not fatal
                 log.exception("task %s epoch %s: scoring failed", task_id, epoch)
                 error = f"scorer: {exc.__class__.__name__}: {exc}"

@@ -27,7 +27,11 @@ def not_delivered(n_constraints: int) -> dict[str, Any]:
     return {
         "delivered": False,
         "env": {"passed": False, "checks": dict.fromkeys(CHECK_NAMES, False)},
-        "logic": {"passed": False, "results": [False] * n_constraints, "errors": ["no plan delivered"] * n_constraints},
+        "logic": {
+            "passed": False,
+            "results": [False] * n_constraints,
+            "errors": ["no plan delivered"] * n_constraints,
+        },
         "preferences": {},
         "final_pass": False,
     }

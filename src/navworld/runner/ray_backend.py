@@ -25,6 +25,7 @@ log = logging.getLogger(__name__)
 LOCAL_RAY_CPUS = 2
 """CPUs given to a local Ray started by the runner."""
 
+
 def require_ray() -> Any:
     """Import Ray or raise a :class:`ConfigError` that says how to install it."""
     try:

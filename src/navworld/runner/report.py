@@ -65,8 +65,9 @@ def failed_checks(row: dict[str, Any]) -> list[str]:
             reasons.extend(str(item) for item in items if item)
     plan = row.get("plan") or {}
     verification = plan.get("verification") or {}
-    if verification and not verification.get("delivered", True):
-        reasons.append("no structured plan delivered")
+    if not row.get("error") and (not verification or not verification.get("delivered", True)):
+        why = (verification.get("reasons") or {}).get("delivered") if verification else None
+        reasons.append("no structured plan delivered" + (f" ({why})" if why else ""))
     env = verification.get("env") or {}
     why_env = verification.get("reasons") or {}
     for name, ok in (env.get("checks") or {}).items():

@@ -13,20 +13,18 @@ from dataclasses import dataclass, field
 
 from navworld.scoring import config as C
 from navworld.scoring import patterns as P
-from navworld.scoring.facts import (
-    ToolFacts,
-    norm_power,
-    norm_time,
-    parse_duration,
-    parse_metres,
-    road_names,
+from navworld.scoring.facts import ToolFacts, norm_power, road_names
+from navworld.scoring.parser import ParsedAnswer
+from navworld.scoring.scan import (
+    cjk_times,
+    find_flight_ids,
+    find_prices,
+    find_times,
+    find_train_ids,
+    scan_numbers,
 )
-from navworld.scoring.parser import ParsedAnswer, cn_number
 
-__all__ = ["AnswerFacts", "TransportClaim", "cjk_times", "extract_answer_facts"]
-
-_PM = frozenset({"下午", "傍晚", "晚上", "夜里", "夜间", "午后"})
-
+__all__ = ["AnswerFacts", "TransportClaim", "extract_answer_facts"]
 
 @dataclass(frozen=True, slots=True)
 class TransportClaim:
@@ -75,32 +73,11 @@ class AnswerFacts:
         return {c for c, _ in self.conditions} | {f"{t}℃" for t, _ in self.temps}
 
 
-def cjk_times(text: str) -> list[tuple[str, int]]:
-    """Times written the Chinese way (``下午3点``, ``15点30分``, ``上午九点半``) as ``HH:MM``."""
-    out = []
-    for m in P.CJK_TIME.finditer(text):
-        prefix, raw, minute, half = m.groups()
-        if not raw.isdigit() and not prefix:
-            continue
-        hour = cn_number(raw)
-        if hour is None:
-            continue
-        if prefix in _PM and hour < 12:
-            hour += 12
-        elif prefix == "中午" and hour < 11:
-            hour += 12
-        t = norm_time(hour, int(minute) if minute else (30 if half else 0))
-        if t:
-            out.append((t, m.start()))
-    return out
-
-
 def _ids(text: str, tf: ToolFacts, af: AnswerFacts) -> None:
     tool_trains = tf.trains
-    for m in P.FLIGHT_ID.finditer(text):
-        af.flights.append((m.group(1), m.start()))
-    for m in P.TRAIN_ID.finditer(text):
-        tid, start, end = m.group(1), m.start(), m.end()
+    af.flights.extend(find_flight_ids(text))
+    for tid, start in find_train_ids(text):
+        end = start + len(tid)
         if tid not in tool_trains:
             after, before = text[end : end + 12], text[max(0, start - 6) : start]
             if P.HIGHWAY_AFTER.match(after) or P.HIGHWAY_BEFORE.search(before):
@@ -112,21 +89,26 @@ def _ids(text: str, tf: ToolFacts, af: AnswerFacts) -> None:
 
 
 def _pois(text: str, tf: ToolFacts, pa: ParsedAnswer, af: AnswerFacts) -> None:
-    covered: list[tuple[int, int]] = []
+    """Tool POIs mentioned in the answer; a mention inside a longer POI mention does not count
+    (``西湖`` inside ``汉庭酒店(杭州西湖湖滨店)`` is not a mention of 西湖风景名胜区)."""
+    occ: list[tuple[int, int, str]] = []
     for name, entry in tf.pois.items():
         for variant in entry.variants:
             i = text.find(variant)
-            if i < 0:
-                continue
-            positions = []
-            while i >= 0 and len(positions) < 8:
-                positions.append(i)
-                covered.append((i, i + len(variant)))
+            n = 0
+            while i >= 0 and n < 8:
+                occ.append((i, i + len(variant), name))
+                n += 1
                 i = text.find(variant, i + len(variant))
-            af.pois[name] = positions
-            break
-    covered.sort()
-    starts = [c[0] for c in covered]
+    mask = bytearray(len(text))
+    occ.sort(key=lambda o: (o[0] - o[1], o[0]))
+    for start, end, name in occ:
+        if any(mask[start:end]):
+            continue
+        mask[start:end] = b"\x01" * (end - start)
+        af.pois.setdefault(name, []).append(start)
+    for positions in af.pois.values():
+        positions.sort()
     seen: set[str] = set()
     admin = tf.admin_names
     candidates = list(pa.places) + [(a.position, -1) for a in pa.activities if a.position]
@@ -134,18 +116,15 @@ def _pois(text: str, tf: ToolFacts, pa: ParsedAnswer, af: AnswerFacts) -> None:
         if name in seen or name in admin or P.ADMIN_SUFFIX.search(name):
             continue
         seen.add(name)
-        if pos >= 0:
-            k = bisect.bisect_right(starts, pos) - 1
-            if k >= 0 and covered[k][0] <= pos < covered[k][1] + 2:
-                continue
+        if 0 <= pos < len(mask) and any(mask[pos : pos + len(name)]):
+            continue
         if any(v in name or name in v for e in tf.pois.values() for v in e.variants[:3]):
             continue
         af.ungrounded_places.append(name)
 
 
 def _times(text: str, pa: ParsedAnswer, af: AnswerFacts) -> None:
-    found = [(norm_time(int(m.group(1)), int(m.group(2))), m.start()) for m in P.TIME.finditer(text)]
-    af.times = sorted([(t, p) for t, p in found if t] + cjk_times(text), key=lambda x: x[1])
+    af.times = sorted(af.times + cjk_times(text), key=lambda x: x[1])
     for t, p in af.times:
         if P.TIME_FACT_CONTEXT.search(text, max(0, p - 30), p + 35):
             af.fact_times.append((t, p))
@@ -165,11 +144,20 @@ def _entity_key(text: str, p: int, entities: list[tuple[int, int, str, bool]], e
             ent = entities[k]
             break
         k -= 1
+    if ent is not None and P.TOTAL_WORDS.search(text, ent[1], p):
+        return None
     if ent is not None and ent[3]:
         return ent[2]
+    if ent is not None and P.CLAUSE_END.search(text, ent[1], p):
+        ent = None  # a POI's price is stated in the same clause
+    if ent is not None:
+        if P.TAXI_WORDS.search(text, ent[1], p):
+            return "taxi"
+        if P.TRANSIT_WORDS.search(text, ent[1], p):
+            return "transit"
+        if P.POI_PRICE_WORDS.search(text, ent[1], p):
+            return ent[2]
     window = text[lo:p]
-    if ent is not None and P.POI_PRICE_WORDS.search(text, ent[1], p):
-        return ent[2]
     if P.TAXI_WORDS.search(window):
         return "taxi"
     if P.TRANSIT_WORDS.search(window):
@@ -177,20 +165,19 @@ def _entity_key(text: str, p: int, entities: list[tuple[int, int, str, bool]], e
     return ent[2] if ent is not None else None
 
 
-def _prices(text: str, tf: ToolFacts, pa: ParsedAnswer, af: AnswerFacts) -> None:
+def _mention_len(text: str, pos: int, variants: tuple[str, ...]) -> int:
+    return next((len(v) for v in variants if text.startswith(v, pos)), 2)
+
+
+def _prices(text: str, tf: ToolFacts, pa: ParsedAnswer, af: AnswerFacts, prices: list[tuple[float, int]]) -> None:
     entities = [(p, p + len(i), i, True) for i, p in af.flights + af.trains]
     for name, positions in af.pois.items():
-        entities.extend((p, p + 2, name, False) for p in positions)
+        entities.extend((p, p + _mention_len(text, p, tf.pois[name].variants), name, False) for p in positions)
     entities.sort(key=lambda e: e[1])
     ends = [e[1] for e in entities]
-    for m in P.PRICE.finditer(text):
-        raw = m.group(1) or m.group(2)
-        try:
-            value = float(raw.replace(",", ""))
-        except ValueError:
-            continue
+    for value, pos in prices:
         if 0 < value <= 1_000_000:
-            af.prices.append((_entity_key(text, m.start(), entities, ends), value, m.start()))
+            af.prices.append((_entity_key(text, pos, entities, ends), value, pos))
     base = pa.json_span[0] if pa.json_span else 0
     for a in pa.activities:
         if a.price is None:
@@ -200,16 +187,17 @@ def _prices(text: str, tf: ToolFacts, pa: ParsedAnswer, af: AnswerFacts) -> None
 
 
 def _weather(text: str, af: AnswerFacts) -> None:
-    lines = P.LINE_SPLIT.split(text)
-    offsets, off = [], 0
-    for line in lines:
-        offsets.append(off)
-        off += len(line) + 1
-    ctx = [bool(P.WEATHER_CONTEXT.search(line)) for line in lines]
-    for i, line in enumerate(lines):
-        if not (ctx[i] or (i > 0 and ctx[i - 1]) or (i + 1 < len(lines) and ctx[i + 1])):
-            continue
-        o = offsets[i]
+    """Weather facts from lines with a weather word, and the lines right before/after them."""
+    hits = [m.start() for m in P.WEATHER_CONTEXT.finditer(text)]
+    if not hits:
+        return
+    starts = [0] + [m.end() for m in P.LINE_SPLIT.finditer(text)]
+    ctx = {bisect.bisect_right(starts, h) - 1 for h in hits}
+    wanted = sorted({i + d for i in ctx for d in (-1, 0, 1) if 0 <= i + d < len(starts)})
+    for i in wanted:
+        o = starts[i]
+        end = starts[i + 1] if i + 1 < len(starts) else len(text)
+        line = text[o:end]
         af.conditions.extend((m.group(0), o + m.start()) for m in P.WEATHER_COND.finditer(line))
         spans = []
         for m in P.TEMP_RANGE.finditer(line):
@@ -235,23 +223,17 @@ def _claims(text: str, pa: ParsedAnswer, af: AnswerFacts) -> None:
         other = P.TAXI_WORDS.search(text, end, seg_end) or P.TRANSIT_WORDS.search(text, end, seg_end)
         if other:
             seg_end = other.start()
-        pm = P.PRICE.search(text, end, seg_end)
-        if pm:
-            af.claims.add(TransportClaim(tid, mode, "price", (pm.group(1) or pm.group(2)).replace(",", "")))
-        n = 0
-        for tm in P.TIME.finditer(text, end, seg_end):
-            t = norm_time(int(tm.group(1)), int(tm.group(2)))
-            if t:
-                af.claims.add(TransportClaim(tid, mode, "time", t))
-                n += 1
-            if n == 2:
-                break
+        prices = find_prices(text, end, seg_end)
+        if prices:
+            af.claims.add(TransportClaim(tid, mode, "price", f"{prices[0][0]:g}"))
+        for t, _ in find_times(text, end, seg_end)[:2]:
+            af.claims.add(TransportClaim(tid, mode, "time", t))
     known = af.flight_ids | af.train_ids
     for a in pa.activities:
         tid = a.transport_id
         if not tid:
             continue
-        mode = "flight" if P.FLIGHT_ID.fullmatch(tid) else "train" if P.TRAIN_ID.fullmatch(tid) else ""
+        mode = "flight" if P.ID_FULL_FLIGHT.fullmatch(tid) else "train" if P.ID_FULL_TRAIN.fullmatch(tid) else ""
         if not mode:
             continue
         if tid not in known:
@@ -271,16 +253,9 @@ def extract_answer_facts(pa: ParsedAnswer, tf: ToolFacts) -> AnswerFacts:
         return af
     _ids(text, tf, af)
     _pois(text, tf, pa, af)
+    af.times, prices, af.distances, af.durations = scan_numbers(text, C.MIN_DISTANCE_METRES)
     _times(text, pa, af)
-    _prices(text, tf, pa, af)
-    for m in P.DISTANCE.finditer(text):
-        d = parse_metres(m.group(1), m.group(2))
-        if d is not None and d >= C.MIN_DISTANCE_METRES:
-            af.distances.append((d, m.start()))
-    for m in P.DURATION.finditer(text):
-        d = parse_duration(m.groups())
-        if d:
-            af.durations.append((d, m.start()))
+    _prices(text, tf, pa, af, prices)
     _weather(text, af)
     af.roads = road_names(text)
     for road in tf.roads:

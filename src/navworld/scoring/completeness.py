@@ -154,13 +154,17 @@ class Grounding:
                 if price_matches(tf, k, v):
                     out.setdefault((k, v), []).append(p)
         elif base == "distances":
+            tool = sorted(tf.distances)
             for d, p in af.distances:
-                hit = next((t for t in tf.distances if abs(t - d) <= C.DISTANCE_MATCH_TOLERANCE * t), None)
-                if hit is not None:
-                    out.setdefault(hit, []).append(p)
+                # |t − d| ≤ tol·t  ⇔  d/(1+tol) ≤ t ≤ d/(1−tol)
+                i = bisect.bisect_left(tool, d / (1 + C.DISTANCE_MATCH_TOLERANCE))
+                if i < len(tool) and tool[i] <= d / (1 - C.DISTANCE_MATCH_TOLERANCE):
+                    out.setdefault(tool[i], []).append(p)
         elif base == "durations":
+            tool = sorted(tf.durations)
             for d, p in af.durations:
-                if any(abs(t - d) <= C.DURATION_MATCH_TOLERANCE_MIN for t in tf.durations):
+                i = bisect.bisect_left(tool, d - C.DURATION_MATCH_TOLERANCE_MIN)
+                if i < len(tool) and tool[i] <= d + C.DURATION_MATCH_TOLERANCE_MIN:
                     out.setdefault(d, []).append(p)
         elif base == "weather":
             tw = tf.weather | tf.wind

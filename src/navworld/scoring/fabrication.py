@@ -28,7 +28,10 @@ def _price_ok(value: float, tool_values: set[float], k_max: int) -> bool:
             if value <= C.PRICE_MATCH_ABS_TOLERANCE:
                 return True
             continue
-        if any(abs(value - k * tv) <= tol * k * tv for k in range(1, k_max + 1)):
+        if abs(value - tv) <= tol * tv:
+            return True
+        # several people / nights: an exact multiple of the tool price
+        if any(abs(value - k * tv) <= C.PRICE_MATCH_ABS_TOLERANCE * k for k in range(2, k_max + 1)):
             return True
     return False
 

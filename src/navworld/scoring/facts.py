@@ -26,6 +26,15 @@ from functools import lru_cache
 
 from navworld.scoring import config as C
 from navworld.scoring import patterns as P
+from navworld.scoring.scan import (
+    find_distances,
+    find_durations,
+    find_prices,
+    find_times,
+    norm_time,
+    parse_metres,
+    suffix_names,
+)
 from navworld.scoring.trace import ToolCallRecord
 
 __all__ = [
@@ -39,7 +48,6 @@ __all__ = [
     "norm_power",
     "norm_time",
     "norm_wind",
-    "parse_duration",
     "parse_metres",
     "poi_variants",
     "road_names",
@@ -156,37 +164,6 @@ class ToolFacts:
 # --------------------------------------------------------------------------- small normalisers
 
 
-def norm_time(hour: int, minute: int) -> str | None:
-    """``HH:MM`` (zero-padded) or ``None`` when out of range."""
-    if 0 <= hour <= 24 and 0 <= minute < 60 and not (hour == 24 and minute):
-        return f"{hour:02d}:{minute:02d}"
-    return None
-
-
-def parse_metres(value: str, unit: str) -> float | None:
-    """A distance in metres from a number and its unit."""
-    try:
-        v = float(value)
-    except ValueError:
-        return None
-    return v * 1000.0 if unit in ("公里", "千米", "km", "KM", "Km") else v
-
-
-def parse_duration(groups: tuple[str | None, ...]) -> int | None:
-    """Minutes from a :data:`~navworld.scoring.patterns.DURATION` match's groups."""
-    h, m, hours, mins = groups
-    try:
-        if h is not None:
-            return int(h) * 60 + int(m or 0)
-        if hours is not None:
-            return round(float(hours) * 60)
-        if mins is not None:
-            return int(mins)
-    except ValueError:
-        return None
-    return None
-
-
 def norm_wind(value: str) -> str | None:
     """``东北`` / ``东北风`` → ``东北风``; other values kept when they name a wind."""
     v = value.strip()
@@ -208,24 +185,14 @@ def norm_power(lo: str, hi: str | None, le: str | None) -> str:
 
 
 def road_names(text: str) -> list[tuple[str, int]]:
-    """Road names with their positions: fragments between verbs/units, then a road suffix."""
-    out: list[tuple[str, int]] = []
-    pos = 0
-    for sep in P.ROAD_SPLIT.finditer(text):
-        _roads_in_fragment(text, pos, sep.start(), out)
-        pos = sep.end()
-    _roads_in_fragment(text, pos, len(text), out)
-    return out
-
-
-def _roads_in_fragment(text: str, start: int, end: int, out: list[tuple[str, int]]) -> None:
-    if end - start < 2:
-        return
-    for m in P.ROAD_NAME.finditer(text, start, end):
-        name = m.group(0)
-        if len(name) < 3 or name in P.ROAD_STOP_NAMES or P.ROAD_BAD_SUFFIX.match(text, m.end()):
+    """Road names with their positions: a road suffix and the characters back to a verb/unit/punctuation."""
+    out = []
+    for name, pos in suffix_names(text, 0, len(text), P.ROAD_SUFFIX_ONLY, P.ROAD_SPLIT, max_prefix=10, min_len=3):
+        end = pos + len(name)
+        if name in P.ROAD_STOP_NAMES or P.ROAD_BAD_SUFFIX.match(text, end):
             continue
-        out.append((name, m.start()))
+        out.append((name, pos))
+    return out
 
 
 def admin_prefixes(cities: set[str] | frozenset[str], districts: set[str] | frozenset[str]) -> frozenset[str]:
@@ -315,12 +282,7 @@ def _kv_blocks(text: str) -> list[dict[str, str]]:
 
 
 def _times_in(text: str) -> set[str]:
-    out = set()
-    for m in P.TIME.finditer(text):
-        t = norm_time(int(m.group(1)), int(m.group(2)))
-        if t:
-            out.add(t)
-    return out
+    return {t for t, _ in find_times(text)}
 
 
 def _pois(text: str) -> dict[str, object]:
@@ -340,10 +302,7 @@ def _pois(text: str) -> dict[str, object]:
             prices.add((name, cost))
         opentime = b.get("opentime", "")
         times |= _times_in(opentime)
-        if (m := P.DISTANCE.search(b.get("distance", ""))) is not None:
-            d = parse_metres(m.group(1), m.group(2))
-            if d is not None and d >= C.MIN_DISTANCE_METRES:
-                dists.add(d)
+        dists.update(d for d, _ in find_distances(b.get("distance", ""), C.MIN_DISTANCE_METRES))
         kind = _poi_kind(b)
         pois.append(PoiEntry(name, kind, poi_variants(name, prefixes), cost, opentime, b.get("adname", "")))
     return {"pois": tuple(pois), "prices": prices, "times": times, "distances": dists, "admin": admin}
@@ -358,13 +317,10 @@ def _transport(text: str, mode: str) -> tuple[list[TransportEntry], set[str], se
             continue
         tid = m.group(1)
         rest = line[m.end():]
-        ts = [t for t in (norm_time(int(x.group(1)), int(x.group(2))) for x in P.TIME.finditer(rest)) if t]
-        ps = tuple(float(x.group(1)) for x in P.TOOL_PRICE.finditer(rest))
-        dur = None
-        for d in P.DURATION.finditer(rest):
-            dur = parse_duration(d.groups())
-            if dur:
-                break
+        ts = [t for t, _ in find_times(rest)]
+        ps = tuple(v for v, _ in find_prices(rest))
+        durs = find_durations(rest)
+        dur = durs[0][0] if durs else None
         entries.append(TransportEntry(tid, mode, ts[0] if ts else None, ts[1] if len(ts) > 1 else None, ps, dur))
         times.update(ts[:2])
         prices.update((tid, p) for p in ps)
@@ -375,14 +331,9 @@ def _transport(text: str, mode: str) -> tuple[list[TransportEntry], set[str], se
 
 def _direction(text: str) -> dict[str, set]:
     dists, durs, prices, roads = set(), set(), set(), set()
-    for m in P.DISTANCE.finditer(text):
-        d = parse_metres(m.group(1), m.group(2))
-        if d is not None and d >= C.MIN_DISTANCE_METRES:
-            dists.add(d)
-    for m in P.DURATION.finditer(text):
-        d = parse_duration(m.groups())
-        if d:
-            durs.add(d)
+    dists.update(d for d, _ in find_distances(text, C.MIN_DISTANCE_METRES))
+    durs.update(d for d, _ in find_durations(text))
+    bracketed = "「" in text
     for line in P.LINE_SPLIT.split(text):
         kv = P.TOOL_KV.match(line)
         if kv:
@@ -392,12 +343,28 @@ def _direction(text: str) -> dict[str, set]:
                 prices.add(("taxi", float(pm.group(1))))
             elif pm and key in ("cost", "transit_cost", "fare", "price"):
                 prices.add(("transit", float(pm.group(1))))
-            if key in ("road", "road_name", "roads"):
-                roads.update(r for r, _ in road_names(value))
-                if len(value) >= 3 and P.ROAD_NAME.fullmatch(value):
-                    roads.add(value)
-        roads.update(r for r, _ in road_names(line))
+            if key in ("road", "road_name", "roads") and P.ROAD_NAME.fullmatch(value):
+                roads.add(value)
+            continue
+        if bracketed:
+            # the renderer writes every road name as 「…」; lines and stations are bracketed too
+            for m in P.ROAD_BRACKETED.finditer(line):
+                name = m.group(1)
+                if P.ROAD_NAME.fullmatch(name) or P.ROAD_NAME.fullmatch(_strip_code(name) or "-"):
+                    roads.add(name)
+                    if (short := _strip_code(name)) != name and len(short) >= 3:
+                        roads.add(short)
+        else:
+            roads.update(r for r, _ in road_names(line))
     return {"distances": dists, "durations": durs, "prices": prices, "roads": roads}
+
+
+def _strip_code(name: str) -> str:
+    """``G92杭州湾环线高速`` → ``杭州湾环线高速`` (highway code dropped)."""
+    i = 0
+    while i < len(name) and name[i].isascii() and name[i].isalnum():
+        i += 1
+    return name[i:]
 
 
 def _weather(text: str) -> dict[str, set | list]:

@@ -122,7 +122,10 @@ def _claim_ok(claim_kind: str, value: str, prices: tuple[float, ...], times: tup
     except ValueError:
         return False
     tol = C.TRANSPORT_PRICE_TOLERANCE
-    return any(abs(v - k * p) <= tol * k * p for p in prices if p > 0 for k in range(1, k_max + 1))
+    if any(abs(v - p) <= tol * p for p in prices if p > 0):
+        return True
+    # a total for several tickets must be an exact multiple of a tool price
+    return any(abs(v - k * p) <= C.PRICE_MATCH_ABS_TOLERANCE * k for p in prices if p > 0 for k in range(2, k_max + 1))
 
 
 def transport_grounded(problem_type: str, tf: ToolFacts, af: AnswerFacts, group_size: int = 1) -> Check:

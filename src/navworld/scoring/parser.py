@@ -16,6 +16,7 @@ from typing import Any
 
 from navworld.scoring import config as C
 from navworld.scoring import patterns as P
+from navworld.scoring.scan import day_headers, find_prices, suffix_names
 
 __all__ = ["Activity", "DaySpan", "Leg", "ParsedAnswer", "cn_number", "parse_answer", "place_candidates"]
 
@@ -115,13 +116,8 @@ def _num(v: object) -> float | None:
     if isinstance(v, int | float):
         return float(v) if v == v and abs(v) < 1e9 else None
     if isinstance(v, str):
-        m = P.PRICE.search(v) or P.TOOL_PRICE.search(v + "元")
-        if m:
-            raw = next((g for g in m.groups() if g), None)
-            try:
-                return float(raw.replace(",", "")) if raw else None
-            except ValueError:
-                return None
+        found = find_prices(v) or find_prices(v.strip() + "元")
+        return found[0][0] if found else None
     return None
 
 
@@ -203,17 +199,21 @@ def _activities(plan: dict[str, Any]) -> tuple[list[Activity], set[int]]:
     return acts, days
 
 
-def _day_spans(text: str, skip: tuple[int, int] | None) -> list[DaySpan]:
+def _day_spans(text: str, skip: tuple[int, int] | None, all_days: set[int]) -> list[DaySpan]:
     heads = []
-    for m in P.DAY_HEADER.finditer(text):
-        if skip and skip[0] <= m.start() < skip[1]:
+    for raw, pos in day_headers(text):
+        if skip and skip[0] <= pos < skip[1]:
             continue
-        raw = next((g for g in m.groups() if g), "")
         n = cn_number(raw)
         if n is not None and 0 < n < 100:
-            heads.append((n, m.start()))
+            line_start = text.rfind("\n", 0, pos) + 1
+            heads.append((n, pos, not text[line_start:pos].strip(" \t#*->|【[（(")))
+    all_days.update(h[0] for h in heads)
+    # Headers that open a line are the day structure; mentions inside sentences are not.
+    if any(h[2] for h in heads):
+        heads = [h for h in heads if h[2]]
     spans = []
-    for i, (n, start) in enumerate(heads):
+    for i, (n, start, _) in enumerate(heads):
         end = heads[i + 1][1] if i + 1 < len(heads) else (skip[0] if skip and skip[0] > start else len(text))
         spans.append(DaySpan(n, start, max(start, end)))
     return spans
@@ -226,24 +226,11 @@ def place_candidates(text: str, start: int = 0, end: int | None = None) -> list[
     administrative names (…省/市/区/县) are excluded.
     """
     end = len(text) if end is None else end
-    out: list[tuple[str, int]] = []
-    pos = start
-    for sep in P.PLACE_SPLIT.finditer(text, start, end):
-        _places_in(text, pos, sep.start(), out)
-        pos = sep.end()
-    _places_in(text, pos, end, out)
-    return out
-
-
-def _places_in(text: str, start: int, end: int, out: list[tuple[str, int]]) -> None:
-    if end - start < 2:
-        return
-    m = P.PLACE_SUFFIX.search(text, start, end)
-    while m is not None:
-        name = m.group(0)
-        if len(name) >= 2 and not P.ADMIN_SUFFIX.search(name):
-            out.append((name, m.start()))
-        m = P.PLACE_SUFFIX.search(text, m.end(), end)
+    return [
+        (name, pos)
+        for name, pos in suffix_names(text, start, end, P.PLACE_SUFFIX_ONLY, P.PLACE_STOP)
+        if not P.ADMIN_SUFFIX.search(name)
+    ]
 
 
 def parse_answer(answer: object) -> ParsedAnswer:
@@ -256,11 +243,12 @@ def parse_answer(answer: object) -> ParsedAnswer:
     if plan is not None:
         pa.plan, pa.json_span = plan, span
         pa.activities, pa.day_numbers = _activities(plan)
-    pa.day_spans = _day_spans(text, span)
+    header_days: set[int] = set()
+    pa.day_spans = _day_spans(text, span, header_days)
     if not pa.day_numbers:
-        pa.day_numbers = {s.day for s in pa.day_spans}
+        pa.day_numbers = header_days
     for line in P.LINE_SPLIT.split(text if span is None else text[: span[0]] + text[span[1]:]):
-        if P.BUDGET_LINE.search(line) and P.PRICE.search(line):
+        if P.BUDGET_LINE.search(line) and (P.PRICE.search(line) or P.PRICE_SIGN.search(line)):
             pa.budget_lines.append(line.strip()[:120])
     if span is None:
         pa.places = place_candidates(text)

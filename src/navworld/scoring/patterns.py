@@ -16,42 +16,67 @@ from __future__ import annotations
 import re
 from typing import Final
 
+def _kw(text: str) -> re.Pattern[str]:
+    """Compile an alternation case-sensitively (fast scan); plain ASCII words also in Title and UPPER case."""
+    parts = []
+    for alt in text.split("|"):
+        parts.append(alt)
+        if re.fullmatch(r"[a-z][a-z ]*\??", alt):
+            parts += [alt[:1].upper() + alt[1:], alt.upper()]
+    return re.compile("|".join(dict.fromkeys(parts)))
+
+
 # --------------------------------------------------------------------------- transport IDs
 
-FLIGHT_ID: Final = re.compile(r"(?<![A-Za-z0-9])((?:[A-Z]{2}|[0-9][A-Z])[0-9]{3,4})(?![0-9])")
-TRAIN_ID: Final = re.compile(r"(?<![A-Za-z0-9])([GDCZTK][0-9]{1,5})(?![0-9])")
+# Patterns scanned over whole answers start with a character class and check the preceding
+# character in code (``not_after``): a leading look-behind disables the regex engine's fast scan.
+FLIGHT_ID: Final = re.compile(r"((?:[A-Z]{2}|[0-9][A-Z])[0-9]{3,4})(?![0-9])")
+TRAIN_ID: Final = re.compile(r"([GDCZTK][0-9]{1,5})(?![0-9])")
+ID_FULL_FLIGHT: Final = re.compile(r"(?:[A-Z]{2}|[0-9][A-Z])[0-9]{3,4}")
+ID_FULL_TRAIN: Final = re.compile(r"[GDCZTK][0-9]{1,5}")
 TOOL_FLIGHT_LINE: Final = re.compile(r"航班\s*[:：]?\s*((?:[A-Z]{2}|[0-9][A-Z])[0-9]{3,4})(?![0-9])")
 TOOL_TRAIN_LINE: Final = re.compile(r"车次\s*[:：]?\s*([GDCZTK][0-9]{1,5})(?![0-9])")
 HIGHWAY_AFTER: Final = re.compile(r"^[\u4e00-\u9fa5]{0,6}(?:高速|国道|省道|公路|快速路|绕城|环线|出口|收费站|服务区|互通)")
 HIGHWAY_BEFORE: Final = re.compile(r"(?:高速|国道|省道|公路|沿|驶入|进入|驶上|上|走|经|途经)\s*$")
 TRAIN_CONTEXT_BEFORE: Final = re.compile(r"(?:车次|高铁|动车|火车|列车|城际|直达|特快|快速|乘坐|搭乘)\s*$")
 SHORT_CODE_AFTER: Final = re.compile(r"^(?:\s*[:：]|天|日|航站楼|号|级|座|区|栋|层|出口|口)")
-FLIGHT_CONTEXT: Final = re.compile(r"航班|飞机|机票|起飞|降落|航空|机场|flight", re.IGNORECASE)
-TRAIN_CONTEXT: Final = re.compile(r"火车|高铁|动车|车次|列车|铁路|站|train", re.IGNORECASE)
+FLIGHT_CONTEXT: Final = _kw(r"航班|飞机|机票|起飞|降落|航空|机场|flight")
+TRAIN_CONTEXT: Final = _kw(r"火车|高铁|动车|车次|列车|铁路|站|train")
 
 # --------------------------------------------------------------------------- times, prices, durations, distances
 
-TIME: Final = re.compile(r"(?<![0-9])([01]?[0-9]|2[0-4])[:：]([0-5][0-9])(?![0-9])")
+TIME: Final = re.compile(r"([0-9]{1,2})[:：]([0-5][0-9])(?![0-9])")
 TIME_RANGE: Final = re.compile(
     r"(?<![0-9])([01]?[0-9]|2[0-4])[:：]([0-5][0-9])\s*[-~～至到—–]\s*([01]?[0-9]|2[0-4])[:：]([0-5][0-9])(?![0-9])"
 )
 CJK_TIME: Final = re.compile(
-    r"(凌晨|早上|早晨|上午|中午|午后|下午|傍晚|晚上|夜里|夜间)?\s*"
     r"([0-9]{1,2}|十[一二]?|[一二三四五六七八九])\s*(?:点|时)(?!间|候|段|刻表)"
     r"(?:\s*([0-9]{1,2})\s*分|\s*(半))?"
 )
+CJK_TIME_PREFIX: Final = re.compile(r"(凌晨|早上|早晨|上午|中午|午后|下午|傍晚|晚上|夜里|夜间)\s*$")
 NEXT_DAY: Final = re.compile(r"^\s*[（(]次日[)）]")
-PRICE: Final = re.compile(
-    r"[¥￥]\s*([0-9]{1,3}(?:,[0-9]{3})+|[0-9]+(?:\.[0-9]+)?)"
-    r"|(?<![0-9.])([0-9]{1,3}(?:,[0-9]{3})+|[0-9]+(?:\.[0-9]+)?)\s*(?:元|块钱|块|RMB|CNY|yuan)"
-)
+PRICE: Final = re.compile(r"([0-9]{1,3}(?:,[0-9]{3})+|[0-9]+(?:\.[0-9]+)?)\s*(?:元|块钱|块|RMB|CNY|yuan)")
+PRICE_SIGN: Final = re.compile(r"[¥￥]\s*([0-9]{1,3}(?:,[0-9]{3})+|[0-9]+(?:\.[0-9]+)?)")
 TOOL_PRICE: Final = re.compile(r"(?<![0-9.])([0-9]+(?:\.[0-9]+)?)\s*元")
 DURATION: Final = re.compile(
-    r"(?<![0-9.])([0-9]{1,3})\s*(?:个)?小时\s*([0-9]{1,2})\s*分(?:钟)?"
-    r"|(?<![0-9.])([0-9]{1,3}(?:\.[0-9])?)\s*(?:个)?(?:小时|h(?![a-z]))"
-    r"|(?<![0-9.])([0-9]{1,4})\s*(?:分钟|min(?:ute)?s?(?![a-z]))"
+    r"([0-9]{1,4}(?:\.[0-9])?)\s*(?:个)?(小时|h(?![a-z])|分钟|min(?:ute)?s?(?![a-z]))(?:\s*([0-9]{1,2})\s*分)?"
 )
-DISTANCE: Final = re.compile(r"(?<![0-9.])([0-9]{1,6}(?:\.[0-9]{1,3})?)\s*(公里|千米|km|KM|Km|米|m)(?![a-zA-Z])")
+DURATION_SHORT: Final = re.compile(r"(?:飞行|历时|用时|耗时|全程)\s*([0-9]{1,3})\s*分(?![钟0-9])")
+NUMBER_TOKEN: Final = re.compile(
+    r"([0-9]{1,3}(?:,[0-9]{3})+|[0-9]+(?:\.[0-9]+)?)"
+    r"(?:([:：][0-5][0-9])(?![0-9])"
+    r"|\s*(元|块钱|块|RMB|CNY|yuan|公里|千米|km|KM|Km|米|m(?![a-zA-Z])|个小时|小时|h(?![a-z])|分钟|min(?:ute)?s?(?![a-z]))"
+    r"(?:\s*([0-9]{1,2})\s*分)?)?"
+)
+"""One pass over an answer: every number with what follows it (a time, a price, a distance or a duration)."""
+NUMBER_TOKEN: Final = re.compile(
+    r"([0-9]{1,3}(?:,[0-9]{3})+|[0-9]+(?:\.[0-9]+)?)"
+    r"(?:([:：][0-5][0-9])(?![0-9])"
+    r"|\s*(元|块钱|块|RMB|CNY|yuan|公里|千米|km|KM|Km|米|m(?![a-zA-Z])|个小时|小时|h(?![a-z])|分钟|min(?:ute)?s?(?![a-z]))"
+    r"(?:\s*([0-9]{1,2})\s*分)?)?"
+)
+"""One pass over an answer: every number with what follows it (a time, a price, a distance or a duration)."""
+DISTANCE: Final = re.compile(r"([0-9]{1,6}(?:\.[0-9]{1,3})?)\s*(公里|千米|km|KM|Km|米|m)(?![a-zA-Z])")
 
 # --------------------------------------------------------------------------- weather
 
@@ -67,9 +92,7 @@ WIND_DIR: Final = re.compile(r"(无持续风向|旋转不定|[东南西北]{1,2}
 WIND_POWER: Final = re.compile(
     r"(≤|<=|小于|不超过)?\s*([0-9]{1,2})(?:\s*[-~～至到]\s*([0-9]{1,2}))?\s*级(?![别景])"
 )
-WEATHER_CONTEXT: Final = re.compile(
-    r"天气|气温|温度|预报|气候|降雨|降水|风力|风向|穿衣|℃|°C|晴|多云|阵雨|weather|temperature", re.IGNORECASE
-)
+WEATHER_CONTEXT: Final = _kw(r"天气|气温|温度|预报|气候|降雨|降水|风力|风向|穿衣|℃|°C|晴|多云|阵雨|weather|temperature")
 TOOL_KV: Final = re.compile(r"^\s*([A-Za-z_]+)\s*[:：]\s*(.*?)\s*$")
 TOOL_BLOCK_HEADER: Final = re.compile(r"^\s*#{1,4}\s*(.*?)\s*$")
 TOOL_DATE_HEADER: Final = re.compile(r"^\s*#{1,4}\s*([0-9]{4}-[0-9]{2}-[0-9]{2})")
@@ -84,12 +107,22 @@ ROAD_SPLIT: Final = re.compile(
     r"靠左|靠右|方向|千米|公里|米|与|及|约|到|乘坐|步行"
 )
 ROAD_NAME: Final = re.compile(r"[\u4e00-\u9fa5]{1,10}?(?:高速公路|快速路|大道|环路|高架|隧道|立交|大桥|高速|路|街|桥)")
-ROAD_BAD_SUFFIX: Final = re.compile(r"^(?:线|程|况|径|费|途|人|边|面|段|灯|标)")
+ROAD_BAD_SUFFIX: Final = re.compile(r"(?:线|程|况|径|费|途|人|边|面|段|灯|标)")
 ROAD_STOP_NAMES: Final = frozenset({"马路", "公路", "铁路", "道路", "一路", "走路", "上路", "问路", "带路", "小路", "大路", "半路"})
 
 # --------------------------------------------------------------------------- POIs and places
 
 POI_BRACKETED: Final = re.compile(r"[「【《]([^」】》\n]{2,30})[」】》]")
+PLACE_SUFFIX_ONLY: Final = re.compile(
+    r"风景名胜区|风景区|景区|国家公园|森林公园|公园|博物馆|博物院|纪念馆|美术馆|科技馆|展览馆|艺术馆|海洋馆|水族馆|动物园|"
+    r"植物园|游乐园|乐园|古镇|古城|古街|老街|步行街|大街|寺|庙|塔|宫|故居|遗址|广场|湖|山|岛|酒店|宾馆|饭店|餐厅|酒家|酒楼|"
+    r"客栈|民宿|茶馆|书院|剧院|大厦|商场|夜市|市场|中心|馆|园|楼|阁|祠|桥"
+)
+PLACE_STOP: Final = re.compile(
+    r"[^\u4e00-\u9fa5A-Za-z0-9·]|游览|参观|前往|到达|抵达|入住|打卡|推荐|品尝|乘坐|步行|打车|返回|出发|然后|之后|"
+    r"接着|再去|去|逛|在|从|至|到|和|与|及|或|住|吃|晚餐|午餐|早餐|附近|周边|建议|可以|选择|位于|距离"
+)
+ROAD_SUFFIX_ONLY: Final = re.compile(r"高速公路|快速路|大道|环路|高架|隧道|立交|大桥|高速|路|街|桥")
 PLACE_SUFFIX: Final = re.compile(
     r"[\u4e00-\u9fa5A-Za-z0-9·]{1,12}?(?:风景名胜区|风景区|景区|国家公园|森林公园|公园|博物馆|博物院|纪念馆|美术馆|科技馆|"
     r"展览馆|艺术馆|海洋馆|水族馆|动物园|植物园|游乐园|乐园|古镇|古城|古街|老街|步行街|大街|寺|庙|塔|宫|故居|遗址|"
@@ -112,30 +145,25 @@ GENERIC_NAME_PARTS: Final = frozenset(
 # --------------------------------------------------------------------------- answer structure
 
 JSON_FENCE: Final = re.compile(r"```[ \t]*(?:json|JSON)?[ \t]*\r?\n(.*?)```", re.DOTALL)
-DAY_HEADER: Final = re.compile(
-    r"第\s*([0-9]{1,2}|[一二三四五六七八九十]{1,3})\s*[天日]|(?<![A-Za-z])(?:Day|DAY|day)\s*([0-9]{1,2})"
-    r"|(?<![A-Za-z0-9])D([0-9]{1,2})(?=\s*[:：（(]|\s*$|\s+)"
-)
-BUDGET_LINE: Final = re.compile(r"(预算|合计|总计|总费用|总花费|共计|小计|费用|花费|人均|budget|total)", re.IGNORECASE)
+DAY_HEADER: Final = re.compile(r"第\s*([0-9]{1,2}|[一二三四五六七八九十]{1,3})\s*[天日]")
+DAY_HEADER_EN: Final = re.compile(r"(Day|DAY|day|D)\s*([0-9]{1,2})(?![0-9])")
+DAY_D_AFTER: Final = re.compile(r"\s*[:：（(]|\s*$|\s+")
+BUDGET_LINE: Final = _kw(r"预算|合计|总计|总费用|总花费|共计|小计|费用|花费|人均|budget|total")
 LINE_SPLIT: Final = re.compile(r"\r?\n")
 
 # --------------------------------------------------------------------------- hard constraints: format keywords
 
 FORMAT_KEYWORDS: Final[dict[str, re.Pattern[str]]] = {
-    "intercity": re.compile(r"航班|火车|高铁|飞机|车次|flight|train", re.IGNORECASE),
-    "multiday": re.compile(r"第\s*[0-9一二三四五六七八九十]{1,3}\s*天|Day\s*[0-9]{1,2}", re.IGNORECASE),
-    "hybrid": re.compile(r"航班|火车|高铁|飞机|车次|第\s*[0-9一二三四五六七八九十]{1,3}\s*天|Day\s*[0-9]{1,2}", re.IGNORECASE),
-    "single_poi": re.compile(r"景点|游览|路线|门票|开放|attraction|ticket", re.IGNORECASE),
-    "food_tour": re.compile(r"美食|餐厅|小吃|特色|推荐|restaurant|food", re.IGNORECASE),
-    "business": re.compile(r"航班|火车|高铁|酒店|商务|flight|train|hotel|business", re.IGNORECASE),
-    "family_study": re.compile(r"亲子|儿童|学习|博物馆|科技馆|体验|family|museum", re.IGNORECASE),
+    "intercity": _kw(r"航班|火车|高铁|飞机|车次|flight|train"),
+    "multiday": re.compile(r"第\s*[0-9一二三四五六七八九十]{1,3}\s*天|(?:Day|DAY|day)\s*[0-9]{1,2}"),
+    "hybrid": re.compile(r"航班|火车|高铁|飞机|车次|第\s*[0-9一二三四五六七八九十]{1,3}\s*天|(?:Day|DAY|day)\s*[0-9]{1,2}"),
+    "single_poi": _kw(r"景点|游览|路线|门票|开放|attraction|ticket"),
+    "food_tour": _kw(r"美食|餐厅|小吃|特色|推荐|restaurant|food"),
+    "business": _kw(r"航班|火车|高铁|酒店|商务|flight|train|hotel|business"),
+    "family_study": _kw(r"亲子|儿童|学习|博物馆|科技馆|体验|family|museum"),
 }
 
 # --------------------------------------------------------------------------- completeness keywords / contexts
-
-
-def _kw(text: str) -> re.Pattern[str]:
-    return re.compile(text, re.IGNORECASE)
 
 
 KW_FLIGHT: Final = _kw(r"航班|飞机|机票|flight")
@@ -235,13 +263,15 @@ JSON_OBJECT_START: Final = re.compile(r"\{")
 
 # --------------------------------------------------------------------------- answer-side fact contexts
 
-TIME_FACT_CONTEXT: Final = re.compile(
+TIME_FACT_CONTEXT: Final = _kw(
     r"航班|飞机|高铁|火车|动车|车次|列车|出发|到达|起飞|降落|发车|抵达|开放|营业|开门|闭馆|关门|开园|"
-    r"FlightID|TrainID|airplane|train|depart|arriv|open",
-    re.IGNORECASE,
+    r"FlightID|TrainID|airplane|train|depart|arriv|open"
 )
-TAXI_WORDS: Final = re.compile(r"打车|出租车|的士|网约车|滴滴|taxi", re.IGNORECASE)
-TRANSIT_WORDS: Final = re.compile(r"地铁|公交|轨道交通|公共交通|metro|bus", re.IGNORECASE)
-POI_PRICE_WORDS: Final = re.compile(r"人均|门票|票价|每晚|房价|房费|一晚|成人票|学生票|消费|ticket|per night", re.IGNORECASE)
+TAXI_WORDS: Final = _kw(r"打车|出租车|的士|网约车|滴滴|taxi")
+TRANSIT_WORDS: Final = _kw(r"地铁|公交|轨道交通|公共交通|metro|bus")
+POI_PRICE_WORDS: Final = _kw(r"人均|门票|票价|每晚|房价|房费|一晚|成人票|学生票|消费|ticket|per night")
 CLAIM_STOP: Final = re.compile(r"[\n。；;]")
+CLAUSE_END: Final = re.compile(r"[；;。!！?？]")
+TOTAL_WORDS: Final = re.compile(r"[=＝]|合计|总计|共计|一共|总共|小计|总价|总费用|共")
+ROAD_BRACKETED: Final = re.compile(r"「([^」\n]{2,20})」")
 __all__ = sorted(name for name in globals() if name.isupper())  # noqa: PLE0605

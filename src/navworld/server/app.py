@@ -23,6 +23,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, FastAPI, Header, Path, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from navworld.core.errors import NavworldError, TaskError
 from navworld.core.versions import PACKAGE_VERSION
@@ -132,6 +133,14 @@ def create_app(
         where = ".".join(first["loc"][1:] if len(first["loc"]) > 1 else first["loc"]) or "body"
         return _error(422, "invalid_request", f"{where}: {first['msg']}", errors=errors)
 
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        kinds = {400: "bad_request", 404: "not_found", 405: "method_not_allowed"}
+        response = _error(exc.status_code, kinds.get(exc.status_code, "http_error"), str(exc.detail))
+        for key, value in (exc.headers or {}).items():
+            response.headers[key] = value
+        return response
+
     @app.exception_handler(EpisodeNotFound)
     async def _not_found(request: Request, exc: EpisodeNotFound) -> JSONResponse:
         return _error(404, "episode_not_found", str(exc))
@@ -151,6 +160,7 @@ def create_app(
     @app.get("/health", response_model=HealthResponse, tags=["meta"])
     async def health() -> dict[str, Any]:
         """Liveness, versions, salt and the episode store's fill."""
+        env.store.purge_expired()
         return {
             "status": "ok",
             "versions": versions(),

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, SecretStr, WithJsonSchema
+
+from navworld.tasks.generator import MAX_TASK_ID
 
 __all__ = [
     "ErrorResponse",
@@ -21,15 +23,37 @@ __all__ = [
     "ToolsResponse",
 ]
 
-MAX_TASK_ID = 2**31 - 1
 MAX_ACTION_CHARS = 200_000
 MAX_TOOL_CALLS = 64
 
 Message = dict[str, Any]
 
 
+def _json_integer(value: Any) -> Any:
+    """JSON-Schema integers: whole numbers, including ``5.0``; never booleans or strings."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+def json_int(minimum: int, maximum: int) -> Any:
+    """An integer in [minimum, maximum], validated strictly (no bools, no numeric strings) but
+    accepting ``5.0`` as JSON Schema does; its schema uses standard ``minimum``/``maximum``."""
+    return Annotated[
+        int,
+        BeforeValidator(_json_integer),
+        Field(ge=minimum, le=maximum),
+        WithJsonSchema({"type": "integer", "minimum": minimum, "maximum": maximum}),
+    ]
+
+
+TaskId = json_int(0, MAX_TASK_ID)
+Seed = json_int(0, 2**31 - 1)
+MaxTokens = json_int(1, 1_000_000)
+
+
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 class ErrorResponse(BaseModel):
@@ -68,7 +92,7 @@ class TaskResponse(BaseModel):
 class ResetRequest(_Strict):
     """``POST /reset``."""
 
-    task_id: int = Field(ge=0, le=MAX_TASK_ID, description="Task id (deterministic problem).")
+    task_id: TaskId = Field(description="Task id (deterministic problem).")
     lang: Literal["zh", "en"] | None = Field(default=None, description="Prompt language (default: the server's).")
 
 
@@ -117,14 +141,14 @@ class EvaluateRequest(_Strict):
 
     model: str = Field(min_length=1, max_length=300)
     base_url: str = Field(min_length=1, max_length=2000, pattern=r"^https?://\S+$")
-    task_id: int = Field(ge=0, le=MAX_TASK_ID)
+    task_id: TaskId
     timeout: float = Field(default=300.0, gt=0, le=7200)
     temperature: float = Field(default=0.7, ge=0, le=2)
     api_key: SecretStr | None = Field(
         default=None, description="Model API key (or header X-Model-Api-Key); never logged or echoed."
     )
-    seed: int | None = Field(default=None, ge=0, le=2**63 - 1)
-    max_tokens: int | None = Field(default=None, ge=1, le=1_000_000)
+    seed: Seed | None = None
+    max_tokens: MaxTokens | None = None
 
 
 class EvaluateResponse(BaseModel):

@@ -26,9 +26,9 @@ from typing import Any
 from navworld.tasks.knowledge import CityFacts, HotelOption, KnowledgeGraph, RestaurantOption
 
 __all__ = [
+    "ATTRACTIONS_PER_DAY",
     "LOCAL_TRANSPORT_PER_PERSON_DAY",
     "MIN_STAY_MIN",
-    "ATTRACTIONS_PER_DAY",
     "BudgetCalculator",
     "Floor",
     "TransportOption",
@@ -84,8 +84,8 @@ class BudgetCalculator:
     def __init__(self, world: Any, kg: KnowledgeGraph) -> None:
         self.world = world
         self.kg = kg
-        self._lists: dict[tuple[str, str, str], tuple[TransportOption, ...]] = {}
-        self._memo: dict[tuple[object, ...], float | None] = {}
+        self._lists: dict[tuple[str, str, str, str], tuple[TransportOption, ...]] = {}
+        self._memo: dict[tuple[object, ...], Any] = {}
 
     def _cached(self, key: tuple[object, ...], make: Any) -> Any:
         if key in self._memo:
@@ -119,20 +119,41 @@ class BudgetCalculator:
         return self._cached(key, lambda: self.ticket_cost(facts, must_visit, count, 1)) * people
 
     # -- transport -------------------------------------------------------------------------
-    def options(self, date: str, a: str, b: str) -> tuple[TransportOption, ...]:
-        """Every flight and train from ``a`` to ``b`` on ``date``, cheapest first (cached)."""
-        key = (date, a, b)
+    def options(
+        self, date: str, a: str, b: str, modes: tuple[str, ...] = ("airplane", "train")
+    ) -> tuple[TransportOption, ...]:
+        """Flights and/or trains from ``a`` to ``b`` on ``date``, cheapest first (cached per mode)."""
+        if len(modes) == 1:
+            return self._mode_options(date, a, b, modes[0])
+        key = (date, a, b, "+".join(modes))
+        got = self._lists.get(key)
+        if got is None:
+            merged = [o for m in modes for o in self._mode_options(date, a, b, m)]
+            merged.sort(key=lambda o: (o.price, o.dep, o.number))
+            got = tuple(merged)
+            self._store(key, got)
+        return got
+
+    def _store(self, key: tuple[str, str, str, str], value: tuple[TransportOption, ...]) -> None:
+        if len(self._lists) > 100_000:
+            self._lists.clear()
+        self._lists[key] = value
+
+    def _mode_options(self, date: str, a: str, b: str, mode: str) -> tuple[TransportOption, ...]:
+        key = (date, a, b, mode)
         got = self._lists.get(key)
         if got is not None:
             return got
         opts: list[TransportOption] = []
-        for f in self.world.flight_list(date, a, b):
-            opts.append(TransportOption(float(f.price), "airplane", f.flight_no, f.dep_time, f.arr_time, f.next_day))
-        for t in self.world.train_list(date, a, b):
-            opts.append(TransportOption(float(t.price), "train", t.train_no, t.dep_time, t.arr_time, t.next_day))
+        if mode == "airplane":
+            for f in self.world.flight_list(date, a, b):
+                opts.append(TransportOption(float(f.price), "airplane", f.flight_no, f.dep_time, f.arr_time, f.next_day))
+        else:
+            for t in self.world.train_list(date, a, b):
+                opts.append(TransportOption(float(t.price), "train", t.train_no, t.dep_time, t.arr_time, t.next_day))
         opts.sort(key=lambda o: (o.price, o.dep, o.number))
         got = tuple(opts)
-        self._lists[key] = got
+        self._store(key, got)
         return got
 
     def candidates(
@@ -148,8 +169,8 @@ class BudgetCalculator:
     ) -> list[TransportOption]:
         """Same-day services of the allowed modes meeting the time rules, cheapest first."""
         out = []
-        for o in self.options(date, a, b):
-            if o.mode not in modes or o.next_day or o.arr < o.dep:
+        for o in self.options(date, a, b, modes):
+            if o.next_day or o.arr < o.dep:
                 continue
             if arrive_by is not None and o.arr > arrive_by:
                 continue
@@ -171,7 +192,22 @@ class BudgetCalculator:
         arrive_by: str | None = None,
         no_red_eye: bool = False,
     ) -> tuple[TransportOption, TransportOption] | None:
-        """The cheapest outbound + return pair, or ``None`` when the constraints leave none."""
+        """The cheapest outbound + return pair, or ``None`` when the constraints leave none (cached)."""
+        key = ("round", date, return_date, a, b, modes, arrive_by, no_red_eye)
+        return self._cached(  # type: ignore[no-any-return]
+            key, lambda: self._round_trip(date, return_date, a, b, modes, arrive_by, no_red_eye)
+        )
+
+    def _round_trip(
+        self,
+        date: str,
+        return_date: str,
+        a: str,
+        b: str,
+        modes: tuple[str, ...],
+        arrive_by: str | None,
+        no_red_eye: bool,
+    ) -> tuple[TransportOption, TransportOption] | None:
         outs = self.candidates(date, a, b, modes, arrive_by=arrive_by, no_red_eye=no_red_eye)
         if not outs:
             return None
@@ -192,10 +228,10 @@ class BudgetCalculator:
         return best
 
     # -- city costs ------------------------------------------------------------------------
-    @staticmethod
-    def suitable_hotels(facts: CityFacts, features: list[str], max_price: int | None) -> list[HotelOption]:
-        """Hotels with every required feature and within the price cap, cheapest first."""
-        return facts.hotels_with(frozenset(features), max_price)
+    def suitable_hotels(self, facts: CityFacts, features: list[str], max_price: int | None) -> list[HotelOption]:
+        """Hotels with every required feature and within the price cap, cheapest first (cached)."""
+        key = ("hotels", facts.name, tuple(features), max_price)
+        return self._cached(key, lambda: facts.hotels_with(frozenset(features), max_price))  # type: ignore[no-any-return]
 
     @staticmethod
     def hotel_cost(hotels: list[HotelOption], people: int, nights: int) -> float | None:

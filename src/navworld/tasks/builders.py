@@ -12,6 +12,13 @@ import random
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from navworld.tasks.coherence import (
+    inject_conflicts,
+    pick_constraints,
+    pick_date,
+    pick_group,
+    pick_interests,
+)
 from navworld.tasks.knowledge import CityFacts, all_profiles, city_names, profile
 from navworld.tasks.pairs import (
     BASE_TOOLS,
@@ -20,13 +27,6 @@ from navworld.tasks.pairs import (
     pairs_with_both_modes,
     transport_modes,
     transport_tools,
-)
-from navworld.tasks.coherence import (
-    inject_conflicts,
-    pick_constraints,
-    pick_date,
-    pick_group,
-    pick_interests,
 )
 from navworld.tasks.spec import Skeleton
 from navworld.tasks.vocab import contradicts, vocab
@@ -194,7 +194,7 @@ def build_single_poi(gen: ProblemGenerator, r: random.Random, sk: Skeleton) -> S
 
 def _landmark_finish(facts: CityFacts, landmark: str, wanted: str) -> str | None:
     """``wanted`` if the landmark can be visited (plus travel) before it, else a later hour or None."""
-    open_, close, hours = facts.landmark_hours[landmark]
+    open_, _close, hours = facts.landmark_hours[landmark]
     oh, _, om = open_.partition(":")
     earliest = int(oh) * 60 + int(om or 0) + int(hours * 60) + 120
     for candidate in (wanted, "18:00", "19:00", "20:00"):

@@ -17,6 +17,8 @@ import calendar
 import datetime as dt
 import random
 from collections.abc import Callable, Sequence
+from functools import cache
+from typing import Any
 
 from navworld.core.problem import ConflictPair
 from navworld.tasks.knowledge import CityFacts, CityProfile
@@ -138,11 +140,21 @@ def pick_constraints(
             added += 1
 
 
-def _edges(items: Sequence[str]) -> list[frozenset[str]]:
+@cache
+def _type_pairs(problem_type: str, flights: bool) -> tuple[dict[str, Any], ...]:
+    """Conflict pairs applicable to a problem type (with or without flight options)."""
+    return tuple(
+        p
+        for p in vocab().conflict_pairs
+        if problem_type in p["types"] and (flights or not p.get("needs_flights"))
+    )
+
+
+def _new_edges(items: Sequence[str], new: Sequence[str]) -> list[frozenset[str]]:
+    """Contradictions that adding ``new`` to ``items`` creates."""
     out: list[frozenset[str]] = []
-    uniq = list(dict.fromkeys(items))
-    for i, a in enumerate(uniq):
-        for b in uniq[i + 1 :]:
+    for i, a in enumerate(new):
+        for b in [*items, *new[:i]]:
             if contradicts(a, b):
                 out.append(frozenset((a, b)))
     return out
@@ -156,43 +168,36 @@ def inject_conflicts(
 ) -> None:
     """Inject up to ``count`` labelled conflict pairs suitable for the problem type.
 
-    A pair is accepted only if, with its items added, every contradiction among all items is a
-    labelled pair and their number stays within ``count``. Interest items (美食探店) join
-    ``interests``; others join ``constraints`` unless one is already the preference.
+    A pair is accepted only if every contradiction it creates with the items already present is
+    a labelled pair and the number of labelled conflicts stays within ``count``. Interest items
+    (美食探店) join ``interests``; others join ``constraints`` unless one is already the
+    preference. Items already present never contradict each other unlabelled (invariant).
     """
     v = vocab()
-    pairs = [
-        p
-        for p in v.conflict_pairs
-        if sk.problem_type in p["types"]
-        and ("airplane" in sk.modes or not p.get("needs_flights"))
-        and usable(p["first"])
-        and usable(p["second"])
-    ]
+    pairs = [p for p in _type_pairs(sk.problem_type, "airplane" in sk.modes) if usable(p["first"]) and usable(p["second"])]
     r.shuffle(pairs)
-    labelled = {frozenset((c.first, c.second)) for c in sk.conflicts}
+    labelled = [frozenset((c.first, c.second)) for c in sk.conflicts]
     for p in pairs:
         if len(labelled) >= count:
             break
         items = sk.all_items()
-        trial = items + [x for x in (p["first"], p["second"]) if x not in items]
-        edges = _edges(trial)
+        new = [x for x in (p["first"], p["second"]) if x not in items]
+        if not new:
+            continue
+        edges = _new_edges(items, new)
         if frozenset((p["first"], p["second"])) not in edges:
             continue
-        if any(e not in v.conflict_label for e in edges) or len(edges) > count:
+        if any(e not in v.conflict_label for e in edges) or len(labelled) + len(edges) > count:
             continue
-        for x in (p["first"], p["second"]):
-            if x in items:
-                continue
+        for x in new:
             if x in v.interests:
                 sk.interests.append(x)
             else:
                 sk.constraints.append(x)
         for e in edges:
-            if e not in labelled:
-                labelled.add(e)
-                first, second = _ordered(e)
-                sk.conflicts.append(ConflictPair(first=first, second=second, label=v.conflict_label[e]))
+            labelled.append(e)
+            first, second = _ordered(e)
+            sk.conflicts.append(ConflictPair(first=first, second=second, label=v.conflict_label[e]))
 
 
 def _ordered(edge: frozenset[str]) -> tuple[str, str]:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 import operator
 import random
+from functools import cache
 from typing import Any
 
 from navworld.core.errors import TaskError
@@ -29,10 +30,10 @@ from navworld.tasks.budget import (
     final_budget,
 )
 from navworld.tasks.builders import BUILDERS
+from navworld.tasks.coherence import vegetarian_needed
 from navworld.tasks.compile import compile_hard, compile_preferences
 from navworld.tasks.knowledge import KnowledgeGraph
 from navworld.tasks.prompts import LANGS, city_label, render_prompt, system_prompt
-from navworld.tasks.coherence import vegetarian_needed
 from navworld.tasks.spec import Skeleton
 from navworld.tasks.vocab import requirement_phrases, vocab
 
@@ -40,7 +41,8 @@ __all__ = ["DIFFICULTY_PROFILES", "MAX_TASK_ID", "ProblemGenerator", "check_task
 
 MAX_TASK_ID = 10**9
 MAX_ATTEMPTS = 40
-ARRIVAL_STEPS = ("09:00", "10:00", "12:00", "15:00", "18:00")
+ARRIVAL_STEPS = ("09:00", "10:00", "11:00", "12:00", "13:00", "15:00", "18:00")
+"""An arrival time the timetable cannot meet is relaxed to the next of these (then dropped)."""
 TRANSPORT_LEVEL_FACTOR = {"budget": 1.0, "economy": 1.0, "comfort": 1.5, "luxury": 2.0}
 
 DIFFICULTY_PROFILES: dict[int, tuple[float, int, bool | None]] = {
@@ -66,19 +68,20 @@ def check_task_id(task_id: object) -> int:
     return value
 
 
+@cache
+def _profile(tightness: float, conflicts: int, pressure: bool) -> DifficultyProfile:
+    return DifficultyProfile(constraint_tightness=tightness, constraint_conflicts=conflicts, time_pressure=pressure)
+
+
 def difficulty_profile(difficulty: int, r: random.Random) -> DifficultyProfile:
     """The profile of a difficulty level; level 2 draws its time pressure from ``r``."""
     tightness, conflicts, pressure = DIFFICULTY_PROFILES[difficulty]
     draw = r.random()
-    return DifficultyProfile(
-        constraint_tightness=tightness,
-        constraint_conflicts=conflicts,
-        time_pressure=pressure if pressure is not None else draw < 0.5,
-    )
+    return _profile(tightness, conflicts, pressure if pressure is not None else draw < 0.5)
 
 
 def _ceil(x: float) -> int:
-    return int(math.ceil(x - 1e-9))
+    return math.ceil(x - 1e-9)
 
 
 class ProblemGenerator:
@@ -154,20 +157,20 @@ class ProblemGenerator:
                 h.hotel_features.append(v.family_hotel_feature)
 
     def _fit_transport(self, sk: Skeleton) -> tuple[TransportOption, TransportOption] | None:
-        """Cheapest feasible round trip, relaxing arrival time (then the mode) if needed."""
+        """Cheapest feasible round trip; drops a drawn mode before relaxing the arrival time."""
         h = sk.hard
         if len(sk.modes) == 2:  # both tools are asked for: both must have services that day
-            kinds = {o.mode for o in self.calc.options(sk.travel_date, sk.origin, sk.destination)}
-            if kinds != {"airplane", "train"}:
-                return None
+            for mode in sk.modes:
+                if not self.calc.options(sk.travel_date, sk.origin, sk.destination, (mode,)):
+                    return None
         wanted = h.arrival_before
         arrivals: list[str | None] = [wanted] if wanted else [None]
         if wanted:
             arrivals += [a for a in ARRIVAL_STEPS if a > wanted] + [None]
         mode_options: list[str | None] = [h.intercity_mode, None] if h.intercity_mode else [None]
-        for mode in mode_options:
-            modes = (mode,) if mode else sk.modes
-            for arrive in arrivals:
+        for arrive in arrivals:
+            for mode in mode_options:
+                modes = (mode,) if mode else sk.modes
                 rt = self.calc.round_trip(
                     sk.travel_date,
                     sk.return_date,

@@ -21,12 +21,12 @@ from navworld.tasks.knowledge import CityProfile, all_profiles
 
 __all__ = [
     "BASE_TOOLS",
+    "DAY_TRIP_MAX_KM",
     "DISTANCE_CLASSES",
     "MEDIUM_MAX_KM",
     "MIN_PAIR_KM",
     "SHORT_MAX_KM",
     "CityPair",
-    "DAY_TRIP_MAX_KM",
     "all_pairs",
     "day_trip_pairs",
     "distance_class",

@@ -37,7 +37,7 @@ def truncate(text: str, limit: int = LIMIT) -> str:
 
 def fmt_duration(minutes: int, unit: str = "分") -> str:
     """``H小时M分`` when at least an hour, else ``M分`` (``unit`` may be ``分钟``)."""
-    h, m = divmod(max(0, int(minutes)), 60)
+    h, m = divmod(minutes if minutes > 0 else 0, 60)
     return f"{h}小时{m}{unit}" if h else f"{m}{unit}"
 
 
@@ -59,38 +59,45 @@ def _s(value: Any) -> str:
 
 
 # -- POIs --------------------------------------------------------------------------------
+_HEAD_KEYS = ("id", "name", "type", "typecode", "address", "location", "cityname", "adname")
+_TAIL_KEYS = ("visit_hours", "cuisine", "dishes", "star", "beds", "features")
+
+
 def _poi_block(i: int, p: Mapping[str, Any]) -> str:
-    b = p.get("business") or {}
+    b = p.get("business")
     if not isinstance(b, Mapping):
         b = {}
     lines = [f"## {i}"]
-
-    def add(key: str, value: Any) -> None:
-        v = _s(value)
+    append = lines.append
+    for key in _HEAD_KEYS:
+        v = p.get(key)
         if v:
-            lines.append(f"{key}: {v}")
-
-    for key in ("id", "name", "type", "typecode", "address", "location", "cityname", "adname"):
-        add(key, p.get(key))
-    if _s(p.get("distance")):
-        lines.append(f"distance: {_s(p.get('distance'))}米")
-    add("tel", b.get("tel", p.get("tel")))
-    add("rating", b.get("rating"))
-    cost = _s(b.get("cost"))
+            append(f"{key}: {v if v.__class__ is str else _s(v)}")
+    dist = p.get("distance")
+    if dist:
+        append(f"distance: {_s(dist)}米")
+    for key, v in (("tel", b.get("tel", p.get("tel"))), ("rating", b.get("rating"))):
+        if v:
+            append(f"{key}: {v if v.__class__ is str else _s(v)}")
     code = _s(p.get("typecode"))
+    cost = b.get("cost")
     if cost and not code.startswith("15"):
         label = _COST_LABEL.get(code[:2])
-        lines.append(f"cost: {cost}元（{label}）" if label else f"cost: {cost}元")
-    add("opentime", b.get("opentime") or b.get("opentime_today"))
-    add("visit_hours", b.get("visit_hours"))
-    add("cuisine", b.get("cuisine"))
-    add("dishes", b.get("dishes"))
-    add("star", b.get("star"))
-    add("beds", b.get("beds"))
-    add("features", b.get("features"))
+        append(f"cost: {_s(cost)}元（{label}）" if label else f"cost: {_s(cost)}元")
+    opentime = b.get("opentime") or b.get("opentime_today")
+    if opentime:
+        append(f"opentime: {_s(opentime)}")
+    for key in _TAIL_KEYS:
+        v = b.get(key)
+        if v:
+            append(f"{key}: {v if v.__class__ is str else _s(v)}")
     if not code.startswith(("10", "15")):
-        cuisine = _s(b.get("cuisine"))
-        add("tag", "、".join(t for t in _s(b.get("tag")).split("、") if t and t != cuisine))
+        tag = _s(b.get("tag"))
+        if tag:
+            cuisine = _s(b.get("cuisine"))
+            tag = "、".join(t for t in tag.split("、") if t and t != cuisine)
+            if tag:
+                append(f"tag: {tag}")
     return "\n".join(lines)
 
 
@@ -218,12 +225,13 @@ def _render_trains(data: Mapping[str, Any], args: Mapping[str, Any]) -> str:
     a = _s(data.get("from_city") or args.get("from_city"))
     b = _s(data.get("to_city") or args.get("to_city"))
     lines = [f"search_train_tickets：{date} {a} → {b}，共 {len(rows)} 趟列车"]
+    labels = TRAIN_TYPE_LABELS
     for t in rows:
         nd = "(次日)" if t.get("next_day") else ""
-        label = TRAIN_TYPE_LABELS.get(str(t.get("train_type")), str(t.get("train_type")))
-        seats = " / ".join(f"{s['class']} {int(s['price'])}元" for s in t.get("seats") or [])
+        kind = str(t.get("train_type"))
+        seats = " / ".join([f"{s['class']} {int(s['price'])}元" for s in t.get("seats") or ()])
         lines.append(
-            f"车次 {t['train_no']}（{label}） {t['dep_time']} {t['from_station']} → {t['arr_time']}{nd} "
+            f"车次 {t['train_no']}（{labels.get(kind, kind)}） {t['dep_time']} {t['from_station']} → {t['arr_time']}{nd} "
             f"{t['to_station']}，历时 {fmt_duration(int(t['duration_min']))}，{seats}"
         )
     return "\n".join(lines)

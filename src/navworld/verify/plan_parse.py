@@ -76,7 +76,8 @@ def format_validation_error(exc: ValidationError) -> str:
             seen.append(line)
     shown = "; ".join(seen[:_MAX_ERRORS_SHOWN])
     if len(seen) > _MAX_ERRORS_SHOWN:
-        shown += f"; … and {len(seen) - _MAX_ERRORS_SHOWN} more problems"
+        extra = len(seen) - _MAX_ERRORS_SHOWN
+        shown += f"; … and {extra} more problem{'s' if extra > 1 else ''}"
     return shown
 
 

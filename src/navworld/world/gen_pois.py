@@ -330,7 +330,7 @@ def _restaurants(g: _CityGen, count: int, anchors: Sequence[tuple[float, float]]
                 adcode=d.adcode,
                 tel=g.tel(r),
                 rating=round(r.uniform(3.6, 4.9), 1),
-                cost=float(max(12, int(round(price)))),
+                cost=float(max(12, round(price))),
                 open=_hours(opening)[0],
                 close=_hours(opening)[1],
                 category=cuisine,

@@ -125,7 +125,7 @@ def generate_flights(date: str, a: City, b: City, salt: str) -> list[Flight]:
                 break
         used.add(no)
         minutes = (km / fcfg["cruise_kmh"]) * 60 + r.uniform(*fcfg["overhead_min"])
-        duration = max(50, int(round(minutes * r.uniform(0.97, 1.05) / 5.0)) * 5)
+        duration = max(50, round(minutes * r.uniform(0.97, 1.05) / 5.0) * 5)
         arr = dep + duration
         price = base_price * r.uniform(*fcfg["price_spread"])
         if dep >= 22 * 60 + 30:
@@ -144,7 +144,7 @@ def generate_flights(date: str, a: City, b: City, salt: str) -> list[Flight]:
                 arr_time=_hhmm(arr),
                 next_day=arr >= _DAY,
                 duration_min=duration,
-                price=float(int(round(price / 10.0)) * 10),
+                price=float(round(price / 10.0) * 10),
             )
         )
     flights.sort(key=lambda f: (f.dep_time, f.flight_no))
@@ -193,7 +193,7 @@ def generate_trains(date: str, a: City, b: City, salt: str) -> list[Train]:
     # conventional ones by 23:30 the next day.
     feasible: list[tuple[str, float]] = []
     for t in _allowed_types(a, b, km):
-        spd_lo, spd_hi = cfg[t]["speed"]
+        spd_lo = cfg[t]["speed"][0]
         slowest = km / spd_lo * 60 + cfg[t]["overhead_min"][1]
         limit = (23 * 60 + 30 - 6 * 60) if cfg[t]["hsr"] else (2 * _DAY - 30 - 6 * 60)
         if slowest <= limit:
@@ -206,7 +206,7 @@ def generate_trains(date: str, a: City, b: City, salt: str) -> list[Train]:
     for _ in range(n):
         t = r.choices([f[0] for f in feasible], weights=[f[1] for f in feasible])[0]
         c = cfg[t]
-        duration = int(round(km / r.uniform(*c["speed"]) * 60 + r.uniform(*c["overhead_min"])))
+        duration = round(km / r.uniform(*c["speed"]) * 60 + r.uniform(*c["overhead_min"]))
         latest = (23 * 60 + 30 - duration) if c["hsr"] else min(23 * 60, 2 * _DAY - 30 - duration)
         latest = min(latest, 22 * 60 + 30)
         dep = r.randint(6 * 60, max(6 * 60, latest))
@@ -219,7 +219,7 @@ def generate_trains(date: str, a: City, b: City, salt: str) -> list[Train]:
         used.add(no)
         factor = r.uniform(0.95, 1.05)
         seats = tuple(
-            Seat(**{"class": cls, "price": float(max(c["min_price"], int(round(km * per_km * factor))))})
+            Seat(**{"class": cls, "price": float(max(c["min_price"], round(km * per_km * factor)))})
             for cls, per_km in c["seats"]
         )
         arr = dep + duration

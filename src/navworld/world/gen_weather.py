@@ -111,8 +111,8 @@ def _make_cast(city: City, day: dt.date, salt: str) -> Cast:
         night = r.choices(("晴", "多云", "阴", weather), weights=(35, 35, 15, 15))[0]
         if r.random() < p_rain * 0.25:
             night = "小雪" if (clim.snow and low <= 0) else "小雨"
-    daytemp = int(round(high))
-    nighttemp = min(int(round(low)), daytemp - 2)
+    daytemp = round(high)
+    nighttemp = min(round(low), daytemp - 2)
     winds = _WINDS[season]
     daywind = r.choice(winds)
     nightwind = daywind if r.random() < 0.7 else r.choice(winds)

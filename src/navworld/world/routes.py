@@ -32,7 +32,7 @@ def taxi_fare(km: float, tier: int) -> int:
     """Taxi fare in CNY: 起步价 for 3 km, then a per-km price, +50 % beyond 15 km (空驶费)."""
     base, per_km = {1: (14.0, 2.7), 2: (12.0, 2.5)}.get(tier, (10.0, 2.3))
     fare = base + max(0.0, km - 3.0) * per_km + max(0.0, km - 15.0) * per_km * 0.5
-    return int(round(fare))
+    return round(fare)
 
 
 def _bearing(a: LngLat, b: LngLat) -> float:
@@ -80,18 +80,18 @@ def _road_steps(mode: str, distance_m: int, duration_s: int, bearing: float, roa
             text = f"{turn}进入{road}向{orient}{verb}{_fmt_dist(d)}"
         if i == len(parts) - 1:
             text += "，到达终点"
-        dur = int(round(duration_s * d / max(1, distance_m)))
+        dur = round(duration_s * d / max(1, distance_m))
         steps.append(RouteStep(instruction=text, road_name=road, distance_m=d, duration_s=dur))
         heading = (bearing + r.uniform(-50.0, 50.0)) % 360.0
     return steps
 
 
 def _transit(origin: LngLat, destination: LngLat, km: float, city: City | None, roads: tuple[str, ...], r: random.Random) -> Route:
-    distance_m = int(round(km * DETOUR["transit"] * r.uniform(0.97, 1.05) * 1000))
+    distance_m = round(km * DETOUR["transit"] * r.uniform(0.97, 1.05) * 1000)
     taxi = taxi_fare(km * DETOUR["driving"], city.tier if city else 3)
     bearing = _bearing(origin, destination)
     if distance_m < 1200:
-        dur = int(round(distance_m / (SPEED_KMH["walking"] / 3.6)))
+        dur = round(distance_m / (SPEED_KMH["walking"] / 3.6))
         step = RouteStep(instruction=f"步行{_fmt_dist(distance_m)}到达终点", road_name=r.choice(roads), distance_m=distance_m, duration_s=dur)
         return Route(mode="transit", origin=origin, destination=destination, distance_m=distance_m, duration_s=dur,
                      taxi_cost=taxi, transit_cost=0.0, walking_distance_m=distance_m, steps=(step,), lines=())
@@ -126,7 +126,7 @@ def _transit(origin: LngLat, destination: LngLat, km: float, city: City | None, 
             speed = SPEED_KMH["bus"]
         stop_road = names[(i + 2) % len(names)]
         end_stop = f"{stop_road}站" if f"{stop_road}站" != prev_stop else f"{stop_road}口站"
-        stops = max(1, int(round(leg / (1300.0 if metro else 700.0))))
+        stops = max(1, round(leg / (1300.0 if metro else 700.0)))
         ride_s = leg / (speed / 3.6) + r.randint(120, 360)  # + waiting
         duration += ride_s
         lines.append(line)
@@ -141,7 +141,7 @@ def _transit(origin: LngLat, destination: LngLat, km: float, city: City | None, 
     last_road = names[(len(legs) + 2) % len(names)]
     steps.append(RouteStep(instruction=f"步行{last_road} {_fmt_dist(walk2)}到达终点", road_name=last_road,
                            distance_m=walk2, duration_s=int(walk2 / walk_speed)))
-    return Route(mode="transit", origin=origin, destination=destination, distance_m=distance_m, duration_s=int(round(duration)),
+    return Route(mode="transit", origin=origin, destination=destination, distance_m=distance_m, duration_s=round(duration),
                  taxi_cost=float(taxi), transit_cost=float(fare), walking_distance_m=walk1 + walk2, steps=tuple(steps),
                  lines=tuple(lines))
 
@@ -162,14 +162,14 @@ def plan_route(
     roads = (city.roads if city and city.roads else _FALLBACK_ROADS)
     if mode == "transit":
         return _transit(origin, destination, km, city, roads, r)
-    distance_m = int(round(km * DETOUR[mode] * r.uniform(0.97, 1.05) * 1000))
+    distance_m = round(km * DETOUR[mode] * r.uniform(0.97, 1.05) * 1000)
     d_km = distance_m / 1000.0
     if mode == "driving":
         urban = min(d_km, 20.0)
         hours = urban / (SPEED_KMH["driving"] * r.uniform(0.9, 1.1)) + max(0.0, d_km - 20.0) / SPEED_KMH["highway"]
     else:
         hours = d_km / SPEED_KMH[mode]
-    duration_s = int(round(hours * 3600))
+    duration_s = round(hours * 3600)
     steps = _road_steps(mode, distance_m, duration_s, _bearing(origin, destination), roads, r) if distance_m > 0 else []
     taxi = float(taxi_fare(d_km, city.tier if city else 3)) if mode == "driving" else 0.0
     return Route(mode=mode, origin=origin, destination=destination, distance_m=distance_m, duration_s=duration_s,  # type: ignore[arg-type]

@@ -8,6 +8,7 @@ flights, trains and weather also depend on the salt.
 
 from __future__ import annotations
 
+import math
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -75,6 +76,7 @@ class _Store:
         self.cities: dict[str, CityPois] = {}
         self.by_id: dict[str, Poi] = {}
         self.global_index: PoiIndex | None = None
+        self.city_at: dict[tuple[float, float], City | None] = {}
 
     def get(self, city: City) -> CityPois:
         hit = self.cities.get(city.name)
@@ -138,12 +140,20 @@ class SandboxWorld:
 
     def city_at(self, location: LngLat) -> City | None:
         """The catalog city whose centre is nearest to ``location`` (within 150 km), if any."""
+        key = (round(location[0], 3), round(location[1], 3))
+        cache = self._store.city_at
+        if key in cache:
+            return cache[key]
         best: tuple[float, City] | None = None
         for c in self.catalog.all_cities():
             d = haversine_km(location, c.center)
             if best is None or d < best[0]:
                 best = (d, c)
-        return best[1] if best and best[0] <= _NEAREST_CITY_KM else None
+        found = best[1] if best and best[0] <= _NEAREST_CITY_KM else None
+        if len(cache) >= 100_000:
+            cache.clear()
+        cache[key] = found
+        return found
 
     def city_pois(self, city: str | City) -> CityPois:
         """The generated POIs of a city with their index (generated on first use, cached)."""
@@ -207,9 +217,16 @@ class SandboxWorld:
             return []
         cp = self._store.get(target)
         candidates = [p for p, _ in cp.index.matches(keyword)] if keyword and keyword.strip() else cp.pois
+        # Cheap bounding-box reject before the great-circle distance.
+        dlat = radius_m / 111_000.0 + 1e-4
+        dlng = dlat / max(0.1, math.cos(math.radians(location[1])))
+        lng0, lat0 = location
         out: list[tuple[Poi, int]] = []
         for p in candidates:
-            d = int(round(haversine_km(location, p.location) * 1000))
+            plng, plat = p.location
+            if abs(plat - lat0) > dlat or abs(plng - lng0) > dlng:
+                continue
+            d = round(haversine_km(location, p.location) * 1000)
             if d <= radius_m:
                 out.append((p, d))
         out.sort(key=lambda x: (x[1], x[0].id))
@@ -241,7 +258,10 @@ class SandboxWorld:
     async def poi_search(self, keywords: str, city: City | None) -> dict[str, Any]:
         """AMap v5 ``place/text``-shaped keyword search (at most 10 POIs)."""
         pois = self.search_pois(keywords, city.name if city else None, limit=10)
-        rows = [self._store.get(self.city(p.city)).data(p) for p in pois]
+        rows = []
+        for p in pois:
+            base = self._store.get(self.city(p.city)).data(p)
+            rows.append({**base, "business": dict(base["business"])})  # callers may mutate their copy
         return {"count": str(len(rows)), "pois": rows}
 
     async def around_search(self, location: LngLat, radius: int, keyword: str | None, city: City | None) -> dict[str, Any]:

@@ -3,7 +3,8 @@
 Ranking of one keyword token against a POI (higher is better, 0 = no match):
 
 * 100 exact name; 82–92 the token inside the name (prefix and tight matches first), +10 when
-  the token is also one of the POI's category words;
+  the token is also one of the POI's category words; 64 when the token is only in a branch
+  suffix such as ``(杭州西湖店)``;
   70 the name inside the token (``西湖景区`` → 西湖);
 * 60 a category word (type segment, category, cuisine, tag, brand, feature, IATA code);
 * 55 a signature dish; 50 a kind word (景点 / 餐厅 / 酒店 / 机场 …);
@@ -80,7 +81,10 @@ class PoiIndex:
         if token == name:
             return 100.0 + category
         if token in name:
-            tight = max(0.0, 8.0 - 0.5 * (len(name) - len(token)))
+            main = name.split("(", 1)[0]
+            if token not in main:  # only in a branch suffix such as 全季酒店(杭州西湖店)
+                return 64.0 + category
+            tight = max(0.0, 8.0 - 0.5 * (len(main) - len(token)))
             return 82.0 + tight + (2.0 if name.startswith(token) else 0.0) + category
         if len(name) >= 2 and name in token:
             return 70.0

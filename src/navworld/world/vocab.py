@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +14,7 @@ __all__ = ["VOCAB_DIR", "district_stem", "load_vocab", "official_name"]
 VOCAB_DIR = Path(__file__).resolve().parent / "data" / "vocab"
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_vocab(name: str) -> dict[str, Any]:
     """Return the parsed vocabulary file ``world/data/vocab/<name>.json`` (cached; do not mutate)."""
     path = VOCAB_DIR / f"{name}.json"

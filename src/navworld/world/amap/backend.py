@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Mapping
 from datetime import date as Date
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import httpx2
@@ -22,16 +23,9 @@ from navworld.core.seeding import current_salt
 from navworld.world.amap.cache import ResponseCache, default_cache_dir
 from navworld.world.amap.cities import nearest_city
 from navworld.world.amap.client import AmapClient, AmapConfig
-from navworld.world.amap.convert import (
-    MAX_POIS,
-    NoTransit,
-    forecast_from_amap,
-    money,
-    pois_from_amap,
-    route_from_amap,
-    transit_from_amap,
-    walking_as_transit,
-)
+from navworld.world.amap.convert import MAX_POIS, forecast_from_amap, pois_from_amap
+from navworld.world.amap.fields import money
+from navworld.world.amap.routes import NoTransit, route_from_amap, transit_from_amap, walking_as_transit
 
 if TYPE_CHECKING:
     from navworld.world.base import WorldBackend
@@ -56,6 +50,18 @@ def _taxi_fee(payload: Mapping[str, Any]) -> str:
         return ""
     cost = route.get("cost")
     return money(route.get("taxi_cost") or (cost.get("taxi_fee") if isinstance(cost, Mapping) else ""))
+
+
+def _around_pois(payload: Mapping[str, Any]) -> dict[str, Any]:
+    return pois_from_amap(payload, with_distance=True)
+
+
+def _transit_or_taxi(payload: Mapping[str, Any]) -> tuple[dict[str, Any] | None, str]:
+    """The transit data, or ``(None, taxi fee)`` when AMap planned no public transport."""
+    try:
+        return transit_from_amap(payload), ""
+    except NoTransit:
+        return None, _taxi_fee(payload)
 
 
 class AmapWorld:
@@ -111,8 +117,7 @@ class AmapWorld:
         }
         if city is not None:
             params |= {"region": city.adcode, "city_limit": "true"}
-        payload = await self.client.get("/v5/place/text", params)
-        return pois_from_amap(payload)
+        return await self.client.fetch("/v5/place/text", params, pois_from_amap)
 
     async def around_search(
         self, location: LngLat, radius: int, keyword: str | None, city: City | None
@@ -129,8 +134,7 @@ class AmapWorld:
             "page_size": MAX_POIS,
             "page_num": 1,
         }
-        payload = await self.client.get("/v5/place/around", params)
-        return pois_from_amap(payload, with_distance=True)
+        return await self.client.fetch("/v5/place/around", params, _around_pois)
 
     async def direction(
         self, origin: LngLat, destination: LngLat, mode: str, waypoints: list[LngLat]
@@ -150,24 +154,23 @@ class AmapWorld:
                 "city2": nearest_city(destination).citycode,
                 "strategy": 0,
             }
-            payload = await self.client.get(path, params)
-            try:
-                return transit_from_amap(payload)
-            except NoTransit:
-                # Like the sandbox, a trip too short for public transport is a walk.
-                walk = await self.client.get(
-                    DIRECTION_PATHS["walking"],
-                    {"origin": params["origin"], "destination": params["destination"], "show_fields": "cost"},
-                )
-                return walking_as_transit(route_from_amap(walk, "walking"), _taxi_fee(payload))
+            data, taxi = await self.client.fetch(path, params, _transit_or_taxi)
+            if data is not None:
+                return data
+            # Like the sandbox, a trip too short for public transport is a walk.
+            walk = await self.client.fetch(
+                DIRECTION_PATHS["walking"],
+                {"origin": params["origin"], "destination": params["destination"], "show_fields": "cost"},
+                partial(route_from_amap, mode="walking"),
+            )
+            return walking_as_transit(walk, taxi)
         if mode == "driving":
             if len(waypoints) > MAX_WAYPOINTS:
                 raise ToolInputError(f"途经点最多 {MAX_WAYPOINTS} 个")
             params["strategy"] = 32
             if waypoints:
                 params["waypoints"] = ";".join(format_lnglat(w) for w in waypoints)
-        payload = await self.client.get(path, params)
-        return route_from_amap(payload, mode)
+        return await self.client.fetch(path, params, partial(route_from_amap, mode=mode))
 
     async def weather(self, city: City, date: str | None) -> dict[str, Any]:
         """The v3 forecast (today + 3 days); ``date`` selects the casts from that day when AMap has it."""
@@ -176,8 +179,10 @@ class AmapWorld:
                 Date.fromisoformat(date)
             except ValueError:
                 raise ToolInputError(f"日期不合法（收到 {date[:30]!r}）：应为 YYYY-MM-DD") from None
-        payload = await self.client.get("/v3/weather/weatherInfo", {"city": city.adcode, "extensions": "all"})
-        return forecast_from_amap(payload, date)
+        params = {"city": city.adcode, "extensions": "all"}
+        return await self.client.fetch(
+            "/v3/weather/weatherInfo", params, partial(forecast_from_amap, requested=date)
+        )
 
     # -- sandbox-backed tools ----------------------------------------------------------------
     async def flights(self, date: str, from_city: City, to_city: City) -> dict[str, Any]:

@@ -158,7 +158,12 @@ class RecordingWorld(_SnapshotBase):
 
     def _write(self, request: dict[str, Any], entry: dict[str, Any]) -> None:
         if not self._manifest_written:
-            manifest = {"format": FORMAT, "backend": self.inner.name, "salt": self.salt, "world_version": WORLD_VERSION}
+            manifest = {
+                "format": FORMAT,
+                "backend": self.inner.name,
+                "salt": self.salt,
+                "world_version": WORLD_VERSION,
+            }
             _write_json(self.directory / MANIFEST, manifest)
             self._manifest_written = True
         _write_json(_path(self.directory, request), {"request": request, **entry})

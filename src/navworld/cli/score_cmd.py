@@ -1,0 +1,120 @@
+"""``navworld score --task ID --trace TRACE.json --answer ANSWER.md``: score one answer offline.
+
+Code-only by default (path P5); ``--judge-model`` (repeatable) with ``--judge-base-url`` adds the
+LLM judge, whose API key comes from ``NAVWORLD_JUDGE_API_KEY`` or ``OPENAI_API_KEY`` only (never
+a flag, never printed). ``--json`` prints the debug report (``to_dict``) as one JSON document;
+``--safe`` prints the external view (``to_safe_dict``) instead.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from navworld.cli.app import app, bad_args, print_json
+
+__all__ = ["score"]
+
+
+def _load_problem(task: str | None, problem_file: Path | None) -> Any:
+    from navworld.core.problem import Problem
+
+    if problem_file is not None:
+        try:
+            return Problem.model_validate(json.loads(problem_file.read_text(encoding="utf-8")))
+        except (OSError, ValueError) as exc:
+            bad_args(f"cannot read problem {problem_file}: {str(exc).splitlines()[0]}")
+    if task is None:
+        bad_args("give --task ID (or --problem PROBLEM.json)")
+    try:
+        task_id = int(task.strip(), 10)
+    except ValueError:
+        bad_args(f"task id must be an integer, got {task!r}")
+    try:
+        from navworld.tasks.generator import ProblemGenerator
+    except ImportError:
+        bad_args("the task generator (navworld.tasks.generator) is not available; use --problem PROBLEM.json")
+    try:
+        return ProblemGenerator().generate(task_id)
+    except ValueError as exc:
+        bad_args(str(exc).splitlines()[0] if str(exc) else f"invalid task id {task_id}")
+
+
+def _load_trace(path: Path) -> Any:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        bad_args(f"cannot read trace {path}: {exc.strerror or exc}")
+    except ValueError as exc:
+        bad_args(f"trace {path} is not JSON: {str(exc).splitlines()[0]}")
+
+
+def _human(report: Any) -> str:
+    d = report.to_dict()
+    cs, ls = d["code_score"], d["llm_score"]
+    lines = [
+        f"task {d['task_id']} ({d['problem_type']}), path {d['path']}: total {d['total']:.2f} / 100",
+        f"  code {cs['subtotal']:.2f} / 50  = IC {cs['info_consistency']:.2f} · Comp {cs['completeness']:.2f}"
+        f" · diversity {cs['diversity_mult']} + fabrication {cs['fabrication_penalty']:.2f}",
+        f"  llm  {ls['subtotal']:.2f} / 50  (coupled {ls['coupled_subtotal']:.2f})"
+        + ("" if d["llm_validation_success"] else f"  [{d['llm_error']}]"),
+        "  hard constraints: "
+        + ", ".join(f"{k}={'ok' if v else 'FAIL'}" for k, v in d["hard_constraints"].items())
+        + f"  (× {d['constraints']['hc_multiplier']})",
+        "  completeness: " + ", ".join(f"{k} {v:g}" for k, v in cs["comp_subscores"].items()),
+    ]
+    if d["plan_verification"] is not None:
+        lines.append(f"  plan verification: final_pass={d['plan_verification'].get('final_pass')}")
+    return "\n".join(lines)
+
+
+@app.command("score")
+def score(
+    task: Annotated[str | None, typer.Option("--task", help="Task id of the problem.")] = None,
+    trace: Annotated[Path | None, typer.Option("--trace", help="The OpenAI chat transcript (JSON list of messages).")] = None,
+    answer: Annotated[Path | None, typer.Option("--answer", help="The final answer (text/markdown file).")] = None,
+    problem: Annotated[
+        Path | None, typer.Option("--problem", help="A Problem JSON instead of --task.", envvar="NAVWORLD_PROBLEM")
+    ] = None,
+    judge_model: Annotated[
+        list[str] | None, typer.Option("--judge-model", help="Judge model (repeatable).", envvar="NAVWORLD_JUDGE_MODEL")
+    ] = None,
+    judge_base_url: Annotated[
+        str | None, typer.Option("--judge-base-url", help="OpenAI-compatible base URL of the judge.", envvar="NAVWORLD_JUDGE_BASE_URL")
+    ] = None,
+    judge_cross_model: Annotated[
+        str | None,
+        typer.Option("--judge-cross-model", help="Model re-evaluating totals above 36/50.", envvar="NAVWORLD_JUDGE_CROSS_MODEL"),
+    ] = None,
+    salt: Annotated[str | None, typer.Option("--salt", help="Epoch salt.", envvar="NAVWORLD_SALT")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the debug report as JSON.")] = False,
+    safe: Annotated[bool, typer.Option("--safe", help="Print the external (safe) view as JSON.")] = False,
+) -> None:
+    """Score one answer against a task and the trace of its tool calls."""
+    if trace is None or answer is None:
+        bad_args("--trace and --answer are required")
+    prob = _load_problem(task, problem)
+    messages = _load_trace(trace)
+    try:
+        text = answer.read_text(encoding="utf-8")
+    except OSError as exc:
+        bad_args(f"cannot read answer {answer}: {exc.strerror or exc}")
+    except UnicodeDecodeError:
+        bad_args(f"answer {answer} is not UTF-8 text")
+    from navworld.scoring.judge import LLMJudge
+    from navworld.scoring.scorer import TravelScorer
+
+    models = [m for m in (judge_model or []) if m.strip()]
+    judge = LLMJudge(models, judge_cross_model, base_url=judge_base_url) if models else None
+    scorer = TravelScorer(judge=judge, salt=salt)
+    report = asyncio.run(scorer.score_async(prob, messages, text)) if judge else scorer.score(prob, messages, text)
+    if safe:
+        print_json(report.to_safe_dict())
+    elif as_json:
+        print_json(report.to_dict())
+    else:
+        typer.echo(_human(report))

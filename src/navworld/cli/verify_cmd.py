@@ -1,0 +1,145 @@
+"""``navworld verify --plan PLAN.json (--task ID | --problem PROBLEM.json) [--trace TRACE.json]``.
+
+ChinaTravel-style verification of one plan: environment checks against the sandbox world (and
+the trace's tool results when ``--trace`` is given), the task's constraint programs and its
+preferences. ``PLAN.json`` may hold the plan JSON or a whole answer (the plan is then the last
+```` ```json ```` block). Exit status: 0 when the plan passes everything (``final_pass``), 1 when it
+fails, 2 for bad arguments or unreadable files.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from typer.core import TyperCommand
+
+from navworld.cli.app import app, bad_args, print_json
+
+try:  # recent typer vendors click; its exceptions are not the click package's
+    from typer._click.exceptions import UsageError as _UsageError
+except ImportError:  # pragma: no cover - older typer on the click package
+    from click.exceptions import UsageError as _UsageError
+
+__all__ = ["verify"]
+
+
+class _OneLine(TyperCommand):
+    """Usage errors print one line on stderr and exit 2."""
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        """Parse as usual; a usage error becomes ``error: …`` and exit status 2."""
+        try:
+            return super().parse_args(ctx, args)
+        except _UsageError as exc:
+            sys.stderr.write(f"error: {exc.format_message().splitlines()[0]}\n")
+            raise typer.Exit(2) from None
+
+
+def _read(path: Path, what: str) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except OSError as exc:
+        bad_args(f"cannot read {what} {path}: {exc.strerror or exc}")
+    except UnicodeDecodeError:
+        bad_args(f"{what} {path} is not UTF-8 text")
+
+
+def _json(path: Path, what: str) -> Any:
+    text = _read(path, what)
+    try:
+        return json.loads(text)
+    except ValueError as exc:
+        bad_args(f"{what} {path} is not JSON: {str(exc).splitlines()[0]}")
+
+
+def _problem(task: str | None, problem_file: Path | None, world: Any) -> Any:
+    from navworld.core.problem import Problem
+
+    if task is not None and problem_file is not None:
+        bad_args("give either --task ID or --problem PROBLEM.json, not both")
+    if problem_file is not None:
+        data = _json(problem_file, "problem")
+        try:
+            return Problem.model_validate(data)
+        except ValueError as exc:
+            bad_args(f"problem {problem_file} is not a valid problem: {str(exc).splitlines()[0]}")
+    if task is None:
+        bad_args("give --task ID or --problem PROBLEM.json")
+    try:
+        task_id = int(task.strip(), 10)
+    except ValueError:
+        bad_args(f"task id must be an integer, got {task!r}")
+    try:
+        from navworld.tasks.generator import ProblemGenerator
+    except ImportError:
+        bad_args("the task generator (navworld.tasks) is not available yet; use --problem PROBLEM.json")
+    try:
+        return ProblemGenerator(world).generate(task_id)
+    except ValueError as exc:
+        bad_args(str(exc).splitlines()[0] if str(exc) else f"invalid task id {task_id}")
+
+
+def _human(result: Any, problem: Any) -> str:
+    d = result.to_dict()
+    lines: list[str] = []
+    if not d["delivered"]:
+        lines.append(f"plan: NOT DELIVERED — {d['reasons'].get('delivered', '')}")
+    checks = d["env"]["checks"]
+    passed = sum(1 for ok in checks.values() if ok)
+    lines.append(f"environment: {passed}/{len(checks)} checks passed")
+    if d["delivered"]:
+        for name, ok in checks.items():
+            if not ok:
+                lines.append(f"  ✗ {name}: {d['reasons'].get(name, '')}")
+        for name in result.skipped:
+            lines.append(f"  - {name}: {d['reasons'].get(name, 'not checked')}")
+    results, errors = d["logic"]["results"], d["logic"]["errors"]
+    glosses = list(getattr(problem, "hard_logic_nl", []) or [])
+    lines.append(f"logic: {sum(1 for r in results if r is True)}/{len(results)} constraints satisfied")
+    for i, (ok, err) in enumerate(zip(results, errors, strict=True)):
+        gloss = glosses[i] if i < len(glosses) else ""
+        mark = "✓" if ok is True else ("!" if ok is None else "✗")
+        text = f"  {mark} [{i + 1}] {gloss}".rstrip()
+        if err and d["delivered"]:
+            text += f" — error: {err}"
+        lines.append(text)
+    for name, value in d["preferences"].items():
+        lines.append(f"preference {name}: {'n/a' if value is None else f'{value:g}'}")
+    lines.append(f"final: {'PASS' if d['final_pass'] else 'FAIL'}")
+    return "\n".join(lines) + "\n"
+
+
+@app.command("verify", cls=_OneLine)
+def verify(
+    plan: Annotated[Path, typer.Option("--plan", help="Plan JSON, or an answer containing a ```json plan block.")],
+    task: Annotated[str | None, typer.Option("--task", help="Task id (generated problem).")] = None,
+    problem_file: Annotated[Path | None, typer.Option("--problem", help="Problem JSON (Problem.to_dict()).")] = None,
+    trace: Annotated[Path | None, typer.Option("--trace", help="Episode transcript (OpenAI messages) for grounding.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the verification as one JSON document.")] = False,
+    salt: Annotated[str | None, typer.Option("--salt", envvar="NAVWORLD_SALT", help="Salt of weekly facts (trains, flights).")] = None,
+) -> None:
+    """Verify one plan: environment checks, constraint programs, preferences (ChinaTravel-style)."""
+    plan_text = _read(plan, "plan")
+    messages = _json(trace, "trace") if trace is not None else None
+    if messages is not None and not isinstance(messages, (list, dict)):
+        bad_args(f"trace {trace} must be a JSON list of chat messages")
+    try:
+        from navworld.world.sandbox import SandboxWorld
+    except ImportError:
+        bad_args("the sandbox world (navworld.world.sandbox) is not available")
+    world = SandboxWorld(salt=salt)
+    problem = _problem(task, problem_file, world)
+
+    from navworld.verify import verify_plan
+
+    result = verify_plan(plan_text, problem, world, messages)
+    if as_json:
+        print_json(result.to_dict())
+    else:
+        sys.stdout.write(_human(result, problem))
+        sys.stdout.flush()
+    raise typer.Exit(0 if result.final_pass else 1)
