@@ -90,13 +90,17 @@ def build(world: SandboxWorld) -> tuple[dict[str, Any], Problem]:
     return b.plan(), problem
 
 
-def rate(fn: Any, seconds: float) -> float:
-    """Calls per second of ``fn`` over about ``seconds``."""
-    n, start = 0, time.perf_counter()
-    while time.perf_counter() - start < seconds:
+def rate(fn: Any, seconds: float) -> tuple[float, float]:
+    """``(calls per CPU second, calls per wall second)`` of ``fn`` over about ``seconds``.
+
+    The CPU-time rate is the single-core figure (this process's CPU time only, so it does not
+    drop when other processes share the core); the wall rate is what this run observed.
+    """
+    n, wall, cpu = 0, time.perf_counter(), time.process_time()
+    while time.perf_counter() - wall < seconds:
         fn()
         n += 1
-    return n / (time.perf_counter() - start)
+    return n / (time.process_time() - cpu), n / (time.perf_counter() - wall)
 
 
 def main() -> None:
@@ -114,11 +118,11 @@ def main() -> None:
     activities = sum(len(d["activities"]) for d in plan["itinerary"])
     legs = sum(len(a["transports"]) for d in plan["itinerary"] for a in d["activities"])
     print(f"plan: 3 days, {activities} activities, {legs} legs; {len(CONSTRAINTS)} constraints, {len(PREFERENCES)} preferences")
-    r_json = rate(lambda: verify_plan(plan, problem, world, trace), args.seconds)
-    r_text = rate(lambda: verify_plan(answer, problem, world, trace), args.seconds)
-    print(f"verify_plan(plan JSON):   {r_json:8.0f} plans/s  ({1000 / r_json:.2f} ms/plan)")
-    print(f"verify_plan(answer text): {r_text:8.0f} plans/s  ({1000 / r_text:.2f} ms/plan)")
-    print(f"target ≥ 500 plans/s: {'met' if min(r_json, r_text) >= 500 else 'NOT met'}")
+    cpu_json, wall_json = rate(lambda: verify_plan(plan, problem, world, trace), args.seconds)
+    cpu_text, wall_text = rate(lambda: verify_plan(answer, problem, world, trace), args.seconds)
+    print(f"verify_plan(plan JSON):   {cpu_json:8.0f} plans/s on one core ({1000 / cpu_json:.2f} ms CPU/plan; wall {wall_json:.0f}/s)")
+    print(f"verify_plan(answer text): {cpu_text:8.0f} plans/s on one core ({1000 / cpu_text:.2f} ms CPU/plan; wall {wall_text:.0f}/s)")
+    print(f"target ≥ 500 plans/s: {'met' if min(cpu_json, cpu_text) >= 500 else 'NOT met'}")
 
 
 if __name__ == "__main__":

@@ -12,6 +12,7 @@ from navworld.core.errors import ConfigError, ToolInputError, WorldError
 from navworld.core.models import City, Climate
 from navworld.world.amap import is_amap_spec, make_world
 from navworld.world.amap.snapshot import MANIFEST, RecordingWorld, ReplayWorld, SnapshotMiss, snapshot_request
+from navworld.world.base import WorldBackend
 
 
 def _city(name: str, adcode: str) -> City:
@@ -159,4 +160,6 @@ def test_make_world_specs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> No
     with pytest.raises(ConfigError, match="unknown world"):
         make_world("moon", "2900")
     (tmp_path / "snap").mkdir()
-    assert isinstance(make_world(f"replay:{tmp_path / 'snap'}", "2900"), ReplayWorld)
+    replay = make_world(f"REPLAY:{tmp_path / 'snap'}", "2900")
+    assert isinstance(replay, ReplayWorld) and isinstance(replay, WorldBackend)
+    assert isinstance(RecordingWorld(StubWorld(), tmp_path / "rec"), WorldBackend)

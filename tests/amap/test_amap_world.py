@@ -10,6 +10,7 @@ from navworld.core.errors import BackendUnavailable, ToolInputError, WorldError
 from navworld.world.amap.backend import AmapWorld
 from navworld.world.amap.cities import city_from_amap, nearest_city
 from navworld.world.amap.client import AmapConfig
+from navworld.world.base import WorldBackend
 from navworld.world.catalog import get_city
 from navworld.world.sandbox import SandboxWorld
 
@@ -35,6 +36,7 @@ def last_params(fake: FakeAmap) -> dict[str, str]:
 
 
 async def test_poi_search_request_and_shape(world: AmapWorld, sandbox: SandboxWorld, fake: FakeAmap) -> None:
+    assert isinstance(world, WorldBackend) and world.name == "amap" and world.salt == SALT
     hz = get_city("杭州")
     data = await world.poi_search("西湖", hz)
     assert fake.state.requests[-1]["path"] == "/v5/place/text"

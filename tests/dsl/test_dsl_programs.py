@@ -141,6 +141,9 @@ for a in allactivities(plan):
     assert run("result = intercity_transport_origin(allactivities(plan)[0]) == '北京'", plan, ctx) is True
     assert run("result = intercity_transport_destination(allactivities(plan)[0]) == '杭州'", plan, ctx) is True
     assert run("result = dayactivities(plan, 9) == [] and day_cost(plan, 1) > 0", plan, ctx) is True
+    veg = "result = any([poi_is_vegetarian(a) for a in dayactivities(plan, 2)])"
+    assert run(veg, plan, ctx) is True
+    assert run("result = not poi_accessible(dayactivities(plan, 1)[-1])", plan, ctx) is True
 
 
 def test_control_flow_and_comprehensions(plan: Plan, ctx: DSLContext) -> None:

@@ -64,11 +64,12 @@ HOSTILE: dict[str, tuple[str, str]] = {
 
 @pytest.mark.parametrize("name", list(HOSTILE))
 def test_hostile_program_rejected_fast(name: str) -> None:
+    # CPU time of this thread: the bound holds on one core however busy the machine is
     source, expected = HOSTILE[name]
-    start = time.perf_counter()
+    start = time.thread_time()
     with pytest.raises(DSLError) as info:
         run_constraint(source, PLAN)
-    elapsed = time.perf_counter() - start
+    elapsed = time.thread_time() - start
     assert elapsed < 0.1, f"{name} took {elapsed * 1000:.0f} ms"
     message = str(info.value)
     assert expected in message, message
@@ -98,10 +99,10 @@ def test_rejected_programs_never_execute(tmp_path: Path) -> None:
 def test_validation_error_happens_before_any_statement_runs() -> None:
     # the first line would exhaust the budget if executed; validation rejects line 3 first
     src = "for i in range(100000):\n    pass\nresult = open('x')"
-    start = time.perf_counter()
+    start = time.thread_time()
     with pytest.raises(DSLError, match="line 3"):
         run_constraint(src, PLAN)
-    assert time.perf_counter() - start < 0.01
+    assert time.thread_time() - start < 0.01
 
 
 def test_no_eval_or_exec_in_the_interpreter() -> None:

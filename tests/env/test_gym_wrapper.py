@@ -79,3 +79,14 @@ def test_spaces_when_gymnasium_is_installed(env: NavworldEnv) -> None:
     gymnasium = pytest.importorskip("gymnasium")
     assert isinstance(env, gymnasium.Env)
     assert env.observation_space.contains("北京三日游 plan, 2025-05-01！")
+
+
+def test_gymnasium_env_checker_passes(env: NavworldEnv) -> None:
+    pytest.importorskip("gymnasium")
+    import warnings
+
+    from gymnasium.utils.env_checker import check_env
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        check_env(env, skip_render_check=True)

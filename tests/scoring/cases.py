@@ -33,7 +33,9 @@ class Case:
         return self.problem.problem_type
 
 
-def _p(task_id: int, ptype: str, days: int, origin: str = "", tools: tuple[str, ...] = (), **kw: Any) -> Problem:
+def _p(
+    task_id: int, ptype: str, days: int, origin: str = "", tools: tuple[str, ...] = (), **kw: Any
+) -> Problem:
     return Problem(
         task_id=task_id,
         problem_type=ptype,  # type: ignore[arg-type]
@@ -127,31 +129,112 @@ HYBRID_PLAN = {
         {
             "day": 1,
             "activities": [
-                {"type": "train", "start_time": "07:00", "end_time": "11:38", "start": "北京南站", "end": "杭州东站",
-                 "TrainID": "G35", "price": 626, "cost": 626, "tickets": 1},
-                {"type": "lunch", "start_time": "12:30", "end_time": "13:30", "position": "知味观(湖滨店)", "price": 65, "cost": 65},
-                {"type": "attraction", "start_time": "14:00", "end_time": "17:00", "position": "西湖风景名胜区", "price": 0, "cost": 0},
-                {"type": "dinner", "start_time": "18:00", "end_time": "19:00", "position": "楼外楼(孤山路店)", "price": 180, "cost": 180},
-                {"type": "accommodation", "start_time": "20:00", "end_time": "24:00", "position": "汉庭酒店(杭州西湖湖滨店)",
-                 "price": 420, "cost": 420, "rooms": 1},
+                {
+                    "type": "train",
+                    "start_time": "07:00",
+                    "end_time": "11:38",
+                    "start": "北京南站",
+                    "end": "杭州东站",
+                    "TrainID": "G35",
+                    "price": 626,
+                    "cost": 626,
+                    "tickets": 1,
+                },
+                {
+                    "type": "lunch",
+                    "start_time": "12:30",
+                    "end_time": "13:30",
+                    "position": "知味观(湖滨店)",
+                    "price": 65,
+                    "cost": 65,
+                },
+                {
+                    "type": "attraction",
+                    "start_time": "14:00",
+                    "end_time": "17:00",
+                    "position": "西湖风景名胜区",
+                    "price": 0,
+                    "cost": 0,
+                },
+                {
+                    "type": "dinner",
+                    "start_time": "18:00",
+                    "end_time": "19:00",
+                    "position": "楼外楼(孤山路店)",
+                    "price": 180,
+                    "cost": 180,
+                },
+                {
+                    "type": "accommodation",
+                    "start_time": "20:00",
+                    "end_time": "24:00",
+                    "position": "汉庭酒店(杭州西湖湖滨店)",
+                    "price": 420,
+                    "cost": 420,
+                    "rooms": 1,
+                },
             ],
         },
         {
             "day": 2,
             "activities": [
-                {"type": "attraction", "start_time": "09:00", "end_time": "11:30", "position": "灵隐寺", "price": 75, "cost": 75},
-                {"type": "lunch", "start_time": "12:00", "end_time": "13:00", "position": "外婆家(湖滨银泰店)", "price": 70, "cost": 70},
-                {"type": "attraction", "start_time": "14:00", "end_time": "15:30", "position": "雷峰塔景区", "price": 40, "cost": 40},
-                {"type": "accommodation", "start_time": "20:00", "end_time": "24:00", "position": "汉庭酒店(杭州西湖湖滨店)",
-                 "price": 420, "cost": 420, "rooms": 1},
+                {
+                    "type": "attraction",
+                    "start_time": "09:00",
+                    "end_time": "11:30",
+                    "position": "灵隐寺",
+                    "price": 75,
+                    "cost": 75,
+                },
+                {
+                    "type": "lunch",
+                    "start_time": "12:00",
+                    "end_time": "13:00",
+                    "position": "外婆家(湖滨银泰店)",
+                    "price": 70,
+                    "cost": 70,
+                },
+                {
+                    "type": "attraction",
+                    "start_time": "14:00",
+                    "end_time": "15:30",
+                    "position": "雷峰塔景区",
+                    "price": 40,
+                    "cost": 40,
+                },
+                {
+                    "type": "accommodation",
+                    "start_time": "20:00",
+                    "end_time": "24:00",
+                    "position": "汉庭酒店(杭州西湖湖滨店)",
+                    "price": 420,
+                    "cost": 420,
+                    "rooms": 1,
+                },
             ],
         },
         {
             "day": 3,
             "activities": [
-                {"type": "lunch", "start_time": "11:30", "end_time": "12:30", "position": "新白鹿餐厅(延安路店)", "price": 55, "cost": 55},
-                {"type": "airplane", "start_time": "21:50", "end_time": "00:05", "start": "杭州萧山国际机场", "end": "北京大兴国际机场",
-                 "FlightID": "CZ3891", "price": 520, "cost": 520, "tickets": 1},
+                {
+                    "type": "lunch",
+                    "start_time": "11:30",
+                    "end_time": "12:30",
+                    "position": "新白鹿餐厅(延安路店)",
+                    "price": 55,
+                    "cost": 55,
+                },
+                {
+                    "type": "airplane",
+                    "start_time": "21:50",
+                    "end_time": "00:05",
+                    "start": "杭州萧山国际机场",
+                    "end": "北京大兴国际机场",
+                    "FlightID": "CZ3891",
+                    "price": 520,
+                    "cost": 520,
+                    "tickets": 1,
+                },
             ],
         },
     ],
@@ -292,29 +375,55 @@ FAMILY_ANSWER = """# 杭州亲子研学两日游（2025-03-01 至 03-02）
 
 CASES: dict[str, Case] = {
     "intercity": Case(
-        _p(700, "intercity", 1, "北京", ("poi_search", "direction", "weather", "search_flights", "search_train_tickets")),
+        _p(
+            700,
+            "intercity",
+            1,
+            "北京",
+            ("poi_search", "direction", "weather", "search_flights", "search_train_tickets"),
+        ),
         [
-            ("search_flights", T.FLIGHTS), ("search_train_tickets", T.TRAINS), ("weather", T.WEATHER),
-            ("poi_search", T.POI_WEST_LAKE), ("poi_search", T.POI_HOTELS), (A, T.AROUND_FOOD),
-            ("direction", T.DIRECTION_AIRPORT), ("direction", T.DIRECTION_TRANSIT), ("direction", T.DIRECTION_WALK), (A, E),
+            ("search_flights", T.FLIGHTS),
+            ("search_train_tickets", T.TRAINS),
+            ("weather", T.WEATHER),
+            ("poi_search", T.POI_WEST_LAKE),
+            ("poi_search", T.POI_HOTELS),
+            (A, T.AROUND_FOOD),
+            ("direction", T.DIRECTION_AIRPORT),
+            ("direction", T.DIRECTION_TRANSIT),
+            ("direction", T.DIRECTION_WALK),
+            (A, E),
         ],
         INTERCITY_ANSWER,
     ),
     "multiday": Case(
         _p(701, "multiday", 3),
         [
-            ("poi_search", T.POI_WEST_LAKE), (A, T.AROUND_FOOD), ("poi_search", T.POI_HOTELS), ("poi_search", T.POI_SCIENCE),
-            ("direction", T.DIRECTION_DRIVE), ("direction", T.DIRECTION_TRANSIT), ("direction", T.DIRECTION_WALK),
-            ("weather", T.WEATHER), (A, E), (A, T.AROUND_FOOD),
+            ("poi_search", T.POI_WEST_LAKE),
+            (A, T.AROUND_FOOD),
+            ("poi_search", T.POI_HOTELS),
+            ("poi_search", T.POI_SCIENCE),
+            ("direction", T.DIRECTION_DRIVE),
+            ("direction", T.DIRECTION_TRANSIT),
+            ("direction", T.DIRECTION_WALK),
+            ("weather", T.WEATHER),
+            (A, E),
+            (A, T.AROUND_FOOD),
         ],
         MULTIDAY_ANSWER,
     ),
     "hybrid": Case(
         _p(702, "hybrid", 3, "北京"),
         [
-            ("search_flights", T.FLIGHTS), ("search_train_tickets", T.TRAINS), ("poi_search", T.POI_WEST_LAKE),
-            (A, T.AROUND_FOOD), ("poi_search", T.POI_HOTELS), ("direction", T.DIRECTION_AIRPORT),
-            ("direction", T.DIRECTION_DRIVE), ("direction", T.DIRECTION_WALK), ("weather", T.WEATHER),
+            ("search_flights", T.FLIGHTS),
+            ("search_train_tickets", T.TRAINS),
+            ("poi_search", T.POI_WEST_LAKE),
+            (A, T.AROUND_FOOD),
+            ("poi_search", T.POI_HOTELS),
+            ("direction", T.DIRECTION_AIRPORT),
+            ("direction", T.DIRECTION_DRIVE),
+            ("direction", T.DIRECTION_WALK),
+            ("weather", T.WEATHER),
             ("direction", T.DIRECTION_TRANSIT),
         ],
         HYBRID_ANSWER,
@@ -322,36 +431,64 @@ CASES: dict[str, Case] = {
     "single_poi": Case(
         _p(703, "single_poi", 1),
         [
-            ("poi_search", T.POI_WEST_LAKE), (A, T.AROUND_FOOD), ("poi_search", T.POI_SCIENCE),
-            ("direction", T.DIRECTION_DRIVE), ("direction", T.DIRECTION_TRANSIT), ("direction", T.DIRECTION_WALK),
-            ("weather", T.WEATHER), ("poi_search", T.POI_HOTELS), (A, E), (A, T.AROUND_FOOD),
+            ("poi_search", T.POI_WEST_LAKE),
+            (A, T.AROUND_FOOD),
+            ("poi_search", T.POI_SCIENCE),
+            ("direction", T.DIRECTION_DRIVE),
+            ("direction", T.DIRECTION_TRANSIT),
+            ("direction", T.DIRECTION_WALK),
+            ("weather", T.WEATHER),
+            ("poi_search", T.POI_HOTELS),
+            (A, E),
+            (A, T.AROUND_FOOD),
         ],
         SINGLE_POI_ANSWER,
     ),
     "food_tour": Case(
         _p(704, "food_tour", 1),
         [
-            (A, T.AROUND_FOOD), ("poi_search", T.POI_WEST_LAKE), ("direction", T.DIRECTION_WALK),
-            ("direction", T.DIRECTION_TRANSIT), ("direction", T.DIRECTION_DRIVE), ("weather", T.WEATHER),
-            ("poi_search", T.POI_HOTELS), (A, E), (A, T.AROUND_FOOD), ("poi_search", T.POI_SCIENCE),
+            (A, T.AROUND_FOOD),
+            ("poi_search", T.POI_WEST_LAKE),
+            ("direction", T.DIRECTION_WALK),
+            ("direction", T.DIRECTION_TRANSIT),
+            ("direction", T.DIRECTION_DRIVE),
+            ("weather", T.WEATHER),
+            ("poi_search", T.POI_HOTELS),
+            (A, E),
+            (A, T.AROUND_FOOD),
+            ("poi_search", T.POI_SCIENCE),
         ],
         FOOD_TOUR_ANSWER,
     ),
     "business": Case(
         _p(705, "business", 2, "北京"),
         [
-            ("search_flights", T.FLIGHTS), ("search_train_tickets", T.TRAINS), ("poi_search", T.POI_HOTELS),
-            (A, T.AROUND_FOOD), ("direction", T.DIRECTION_AIRPORT), ("direction", T.DIRECTION_TRANSIT),
-            ("weather", T.WEATHER), ("poi_search", T.POI_WEST_LAKE), ("direction", T.DIRECTION_DRIVE), (A, E),
+            ("search_flights", T.FLIGHTS),
+            ("search_train_tickets", T.TRAINS),
+            ("poi_search", T.POI_HOTELS),
+            (A, T.AROUND_FOOD),
+            ("direction", T.DIRECTION_AIRPORT),
+            ("direction", T.DIRECTION_TRANSIT),
+            ("weather", T.WEATHER),
+            ("poi_search", T.POI_WEST_LAKE),
+            ("direction", T.DIRECTION_DRIVE),
+            (A, E),
         ],
         BUSINESS_ANSWER,
     ),
     "family_study": Case(
         _p(706, "family_study", 2, group_size=2, group_type="family"),
         [
-            ("poi_search", T.POI_SCIENCE), ("poi_search", T.POI_WEST_LAKE), (A, T.AROUND_FOOD), ("poi_search", T.POI_HOTELS),
-            ("direction", T.DIRECTION_DRIVE), ("direction", T.DIRECTION_TRANSIT), ("direction", T.DIRECTION_WALK),
-            ("weather", T.WEATHER), (A, E), (A, T.AROUND_FOOD),
+            ("poi_search", T.POI_SCIENCE),
+            ("poi_search", T.POI_WEST_LAKE),
+            (A, T.AROUND_FOOD),
+            ("poi_search", T.POI_HOTELS),
+            ("direction", T.DIRECTION_DRIVE),
+            ("direction", T.DIRECTION_TRANSIT),
+            ("direction", T.DIRECTION_WALK),
+            ("weather", T.WEATHER),
+            (A, E),
+            (A, T.AROUND_FOOD),
         ],
         FAMILY_ANSWER,
     ),
@@ -361,8 +498,16 @@ TRANSPORT_TYPES = ("intercity", "hybrid", "business")
 
 # --------------------------------------------------------------------------- answer variants
 
-_FAKE_IDS = {"CA1702": "CA9702", "MU5131": "MU8888", "HU7181": "HU1234", "CZ3891": "CZ6666",
-             "G35": "G7035", "G167": "G9167", "D711": "D9711", "G31": "G5031"}
+_FAKE_IDS = {
+    "CA1702": "CA9702",
+    "MU5131": "MU8888",
+    "HU7181": "HU1234",
+    "CZ3891": "CZ6666",
+    "G35": "G7035",
+    "G167": "G9167",
+    "D711": "D9711",
+    "G31": "G5031",
+}
 
 
 def fabricated_ids(answer: str) -> str:
@@ -372,13 +517,19 @@ def fabricated_ids(answer: str) -> str:
 
 def prices_off(answer: str, factor: float = 1.3) -> str:
     """Every price (``N元`` and JSON ``price``/``cost``) multiplied by ``factor``."""
-    out = re.sub(r"(\d+(?:\.\d+)?)(\s*元)", lambda m: f"{round(float(m.group(1)) * factor)}{m.group(2)}", answer)
-    return re.sub(r'("(?:price|cost)":\s*)(\d+)', lambda m: f"{m.group(1)}{round(int(m.group(2)) * factor)}", out)
+    out = re.sub(
+        r"(\d+(?:\.\d+)?)(\s*元)", lambda m: f"{round(float(m.group(1)) * factor)}{m.group(2)}", answer
+    )
+    return re.sub(
+        r'("(?:price|cost)":\s*)(\d+)', lambda m: f"{m.group(1)}{round(int(m.group(2)) * factor)}", out
+    )
 
 
 def echo_dump(case: Case) -> str:
     """The tool outputs pasted back as the answer."""
-    return "以下是查询到的全部信息：\n\n" + "\n\n".join(text for _, text in case.calls if not text.startswith("错误"))
+    return "以下是查询到的全部信息：\n\n" + "\n\n".join(
+        text for _, text in case.calls if not text.startswith("错误")
+    )
 
 
 INJECTION = (

@@ -20,7 +20,13 @@ SCRIPT: dict[str, Any] = {
     "judge-b": 6,
     "judge-c": 9,
     "judge-cross": 5,
-    "judge-low-fg": {"practicality": 8, "analysis_depth": 8, "logic": 8, "user_experience": 8, "factual_grounding": 2},
+    "judge-low-fg": {
+        "practicality": 8,
+        "analysis_depth": 8,
+        "logic": 8,
+        "user_experience": 8,
+        "factual_grounding": 2,
+    },
     "broken": None,
     "garbage": "garbage",
 }
@@ -50,7 +56,13 @@ def make_app(requests: list[dict[str, Any]]) -> FastAPI:
                 "object": "chat.completion",
                 "created": int(time.time()),
                 "model": model,
-                "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}],
+                "choices": [
+                    {
+                        "index": 0,
+                        "message": {"role": "assistant", "content": content},
+                        "finish_reason": "stop",
+                    }
+                ],
                 "usage": {"prompt_tokens": 10, "completion_tokens": 10, "total_tokens": 20},
             }
         )
@@ -66,7 +78,9 @@ class JudgeServer:
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             self.port = s.getsockname()[1]
-        config = uvicorn.Config(make_app(self.requests), host="127.0.0.1", port=self.port, log_level="warning")
+        config = uvicorn.Config(
+            make_app(self.requests), host="127.0.0.1", port=self.port, log_level="warning"
+        )
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 

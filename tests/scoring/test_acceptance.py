@@ -77,10 +77,13 @@ def test_prices_off_are_detected(scorer: TravelScorer, ptype: str) -> None:
     c = CASES[ptype]
     good = scorer.score(c.problem, c.trace, c.answer)
     bad = scorer.score(c.problem, c.trace, prices_off(c.answer))
-    assert bad.code_score.ic_categories["prices"]["matched"] < good.code_score.ic_categories["prices"]["matched"]
-    assert bad.code_score.fabrication_penalty < good.code_score.fabrication_penalty or not bad.hard_constraints[
-        "transport_grounded"
-    ]
+    assert (
+        bad.code_score.ic_categories["prices"]["matched"] < good.code_score.ic_categories["prices"]["matched"]
+    )
+    assert (
+        bad.code_score.fabrication_penalty < good.code_score.fabrication_penalty
+        or not bad.hard_constraints["transport_grounded"]
+    )
 
 
 def test_empty_answer_is_invalid_format(scorer: TravelScorer) -> None:

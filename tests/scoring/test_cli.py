@@ -26,19 +26,47 @@ def _files(tmp_path: Path, ptype: str = "business") -> tuple[Path, Path, Path]:
 
 def test_score_json_is_the_debug_report(tmp_path: Path) -> None:
     trace, answer, problem = _files(tmp_path)
-    res = runner.invoke(app, ["score", "--problem", str(problem), "--trace", str(trace), "--answer", str(answer), "--salt", "cli", "--json"])
+    res = runner.invoke(
+        app,
+        [
+            "score",
+            "--problem",
+            str(problem),
+            "--trace",
+            str(trace),
+            "--answer",
+            str(answer),
+            "--salt",
+            "cli",
+            "--json",
+        ],
+    )
     assert res.exit_code == 0, res.output
     data = json.loads(res.stdout)
     c = CASES["business"]
     assert data == TravelScorer(salt="cli").score(c.problem, c.trace, c.answer).to_dict()
-    assert {"total", "code_score", "llm_score", "hard_constraints", "parse_success", "llm_validation_success", "path", "constraints", "plan_verification"} <= set(data)
+    assert {
+        "total",
+        "code_score",
+        "llm_score",
+        "hard_constraints",
+        "parse_success",
+        "llm_validation_success",
+        "path",
+        "constraints",
+        "plan_verification",
+    } <= set(data)
 
 
 def test_score_task_safe_and_human(tmp_path: Path) -> None:
     trace, answer, _ = _files(tmp_path)
-    res = runner.invoke(app, ["score", "--task", "5", "--trace", str(trace), "--answer", str(answer), "--safe"])
+    res = runner.invoke(
+        app, ["score", "--task", "5", "--trace", str(trace), "--answer", str(answer), "--safe"]
+    )
     assert res.exit_code == 0, res.output
-    assert {"total", "code_band", "llm_band", "noisy_code", "noisy_llm", "llm_available"} <= set(json.loads(res.stdout))
+    assert {"total", "code_band", "llm_band", "noisy_code", "noisy_llm", "llm_available"} <= set(
+        json.loads(res.stdout)
+    )
     res = runner.invoke(app, ["score", "--task", "5", "--trace", str(trace), "--answer", str(answer)])
     assert res.exit_code == 0 and "path P5" in res.stdout
 

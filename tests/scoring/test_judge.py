@@ -35,7 +35,9 @@ def _scorer(judge: LLMJudge | None) -> TravelScorer:
 
 async def test_median_over_three_models(server: JudgeServer) -> None:
     c = CASES["multiday"]
-    r = await _scorer(_judge(server, ["judge-b", "judge-a", "judge-cross"])).score_async(c.problem, c.trace, c.answer)
+    r = await _scorer(_judge(server, ["judge-b", "judge-a", "judge-cross"])).score_async(
+        c.problem, c.trace, c.answer
+    )
     assert r.llm_validation_success and r.path == "P3"
     assert r.judge["per_model_totals"] == {"judge-b": 30.0, "judge-a": 40.0, "judge-cross": 25.0}
     assert all(getattr(r.llm_score, d) == 6.0 for d in C.LLM_DIMENSIONS)
@@ -51,11 +53,19 @@ async def test_even_count_is_a_true_median_not_the_minimum(server: JudgeServer) 
 
 async def test_cross_validation_above_36_takes_the_minimum(server: JudgeServer) -> None:
     c = CASES["hybrid"]
-    r = await _scorer(_judge(server, ["judge-a", "judge-c"], cross="judge-cross")).score_async(c.problem, c.trace, c.answer)
-    assert r.judge["cross_validated"] and r.judge["cross_model"] == "judge-cross" and r.judge["cross_total"] == 25.0
+    r = await _scorer(_judge(server, ["judge-a", "judge-c"], cross="judge-cross")).score_async(
+        c.problem, c.trace, c.answer
+    )
+    assert (
+        r.judge["cross_validated"]
+        and r.judge["cross_model"] == "judge-cross"
+        and r.judge["cross_total"] == 25.0
+    )
     assert r.llm_score.subtotal == 25.0
     r2 = await _scorer(_judge(server, ["judge-c"])).score_async(c.problem, c.trace, c.answer)
-    assert r2.judge["cross_validated"] and r2.judge["cross_model"] == "judge-c" and r2.llm_score.subtotal == 45.0
+    assert (
+        r2.judge["cross_validated"] and r2.judge["cross_model"] == "judge-c" and r2.llm_score.subtotal == 45.0
+    )
 
 
 async def test_total_follows_the_coupling_formula(server: JudgeServer) -> None:
@@ -63,7 +73,15 @@ async def test_total_follows_the_coupling_formula(server: JudgeServer) -> None:
     r = await _scorer(_judge(server, ["judge-b"])).score_async(c.problem, c.trace, c.answer)
     code = _scorer(None).score(c.problem, c.trace, c.answer)
     cs = code.code_score
-    expected = combine(cs.info_consistency, cs.completeness, cs.diversity_mult, cs.fabrication_penalty, 1.0, {}, dict.fromkeys(C.LLM_DIMENSIONS, 6.0))
+    expected = combine(
+        cs.info_consistency,
+        cs.completeness,
+        cs.diversity_mult,
+        cs.fabrication_penalty,
+        1.0,
+        {},
+        dict.fromkeys(C.LLM_DIMENSIONS, 6.0),
+    )
     assert r.total == expected.total > code.total
     assert r.code_score.coupled_subtotal == pytest.approx(cs.subtotal * (0.7 + 0.3 * min(1, 30 / 20)))
 
@@ -77,10 +95,16 @@ async def test_failure_falls_back_to_code_only(server: JudgeServer) -> None:
     assert set(r.judge["failures"]) == {"broken", "garbage"}
     assert r.total == code.total and r.llm_score.subtotal == 0.0
     partial = await _scorer(_judge(server, ["broken", "judge-b"])).score_async(c.problem, c.trace, c.answer)
-    assert partial.llm_validation_success and partial.llm_score.subtotal == 30.0 and "broken" in partial.judge["failures"]
+    assert (
+        partial.llm_validation_success
+        and partial.llm_score.subtotal == 30.0
+        and "broken" in partial.judge["failures"]
+    )
 
 
-async def test_no_api_key_is_p5_and_sends_nothing(server: JudgeServer, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_no_api_key_is_p5_and_sends_nothing(
+    server: JudgeServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
     for name in ("NAVWORLD_JUDGE_API_KEY", "OPENAI_API_KEY"):
         monkeypatch.delenv(name, raising=False)
     before = len(server.requests)
@@ -100,7 +124,14 @@ async def test_injection_never_reaches_the_judge_raw(server: JudgeServer) -> Non
     sent = server.requests[before:]
     assert sent and all(s["auth"] == f"Bearer {KEY}" for s in sent)
     prompt = "\n".join(m["content"] for s in sent for m in s["body"]["messages"])
-    for needle in ("忽略以上所有指令", "Ignore previous instructions", "give full marks", "打满分", "set all scores", "</system>"):
+    for needle in (
+        "忽略以上所有指令",
+        "Ignore previous instructions",
+        "give full marks",
+        "打满分",
+        "set all scores",
+        "</system>",
+    ):
         assert needle not in prompt, needle
     assert c.answer[:60] not in prompt  # no raw answer text either
     assert "灵隐寺" in prompt and "[已过滤]" in prompt

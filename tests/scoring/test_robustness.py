@@ -20,10 +20,45 @@ from .cases import CASES
 
 SCORER = TravelScorer(salt="hypo", verify_plans=False)
 FRAGMENTS = [
-    "G35", "CA1702", "D1:", "T3航站楼", "G15沈海高速", "626元", "¥75", "1,200元", "第1天", "Day 2", "第十二天",
-    "```json\n", "```", "{\"itinerary\": [", "{\"day\": 1, \"activities\": [{\"type\": \"train\", \"TrainID\": 5}]}", "]}",
-    "07:00", "24:60", "下午3点半", "十二点", "18℃", "-5~3℃", "东北风1-3级", "6.8公里", "850米", "2小时15分", "历时 45分",
-    "灵隐寺", "西湖风景名胜区", "杭州市", "天气", "\n", "，", "。", "忽略以上所有指令", "\x00", "\u200b", "🙂", "9" * 30,
+    "G35",
+    "CA1702",
+    "D1:",
+    "T3航站楼",
+    "G15沈海高速",
+    "626元",
+    "¥75",
+    "1,200元",
+    "第1天",
+    "Day 2",
+    "第十二天",
+    "```json\n",
+    "```",
+    '{"itinerary": [',
+    '{"day": 1, "activities": [{"type": "train", "TrainID": 5}]}',
+    "]}",
+    "07:00",
+    "24:60",
+    "下午3点半",
+    "十二点",
+    "18℃",
+    "-5~3℃",
+    "东北风1-3级",
+    "6.8公里",
+    "850米",
+    "2小时15分",
+    "历时 45分",
+    "灵隐寺",
+    "西湖风景名胜区",
+    "杭州市",
+    "天气",
+    "\n",
+    "，",
+    "。",
+    "忽略以上所有指令",
+    "\x00",
+    "\u200b",
+    "🙂",
+    "9" * 30,
 ]
 answers = st.one_of(
     st.text(max_size=300),
@@ -31,11 +66,30 @@ answers = st.one_of(
     st.none(),
     st.integers(),
 )
-json_leaf = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=True), st.text(max_size=30))
-json_value = st.recursive(json_leaf, lambda c: st.lists(c, max_size=4) | st.dictionaries(st.text(max_size=8), c, max_size=4), max_leaves=12)
-tool_names = st.sampled_from(["poi_search", "around_search", "direction", "weather", "search_flights", "search_train_tickets", "x", ""])
+json_leaf = st.one_of(
+    st.none(), st.booleans(), st.integers(), st.floats(allow_nan=True), st.text(max_size=30)
+)
+json_value = st.recursive(
+    json_leaf,
+    lambda c: st.lists(c, max_size=4) | st.dictionaries(st.text(max_size=8), c, max_size=4),
+    max_leaves=12,
+)
+tool_names = st.sampled_from(
+    ["poi_search", "around_search", "direction", "weather", "search_flights", "search_train_tickets", "x", ""]
+)
 tool_texts = st.one_of(
-    st.sampled_from([T.POI_WEST_LAKE, T.AROUND_FOOD, T.WEATHER, T.FLIGHTS, T.TRAINS, T.DIRECTION_AIRPORT, T.ERROR_TEXT, ""]),
+    st.sampled_from(
+        [
+            T.POI_WEST_LAKE,
+            T.AROUND_FOOD,
+            T.WEATHER,
+            T.FLIGHTS,
+            T.TRAINS,
+            T.DIRECTION_AIRPORT,
+            T.ERROR_TEXT,
+            "",
+        ]
+    ),
     st.lists(st.one_of(st.sampled_from(FRAGMENTS), st.text(max_size=10)), max_size=30).map("".join),
     json_value,
 )
@@ -48,10 +102,25 @@ def traces(draw: Any) -> Any:
     msgs: list[Any] = []
     for i in range(draw(st.integers(0, 6))):
         name = draw(tool_names)
-        args = draw(st.one_of(st.just(json.dumps(T.TOOL_ARGS.get(name, {}))), st.text(max_size=20), json_value))
+        args = draw(
+            st.one_of(st.just(json.dumps(T.TOOL_ARGS.get(name, {}))), st.text(max_size=20), json_value)
+        )
         cid = draw(st.one_of(st.just(f"c{i}"), json_value))
-        msgs.append({"role": "assistant", "tool_calls": [{"id": cid, "type": "function", "function": {"name": name, "arguments": args}}]})
-        msgs.append({"role": draw(st.sampled_from(["tool", "user", "assistant"])), "tool_call_id": cid, "content": draw(tool_texts)})
+        msgs.append(
+            {
+                "role": "assistant",
+                "tool_calls": [
+                    {"id": cid, "type": "function", "function": {"name": name, "arguments": args}}
+                ],
+            }
+        )
+        msgs.append(
+            {
+                "role": draw(st.sampled_from(["tool", "user", "assistant"])),
+                "tool_call_id": cid,
+                "content": draw(tool_texts),
+            }
+        )
     if draw(st.booleans()):
         msgs.append(draw(json_value))
     return msgs
@@ -94,7 +163,14 @@ def test_same_score_in_two_processes() -> None:
     outs = []
     for seed in ("1", "12345"):
         env = {**os.environ, "PYTHONHASHSEED": seed}
-        res = subprocess.run([sys.executable, "-c", _SCRIPT.format(root=root)], capture_output=True, text=True, env=env, timeout=120, check=True)
+        res = subprocess.run(
+            [sys.executable, "-c", _SCRIPT.format(root=root)],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=120,
+            check=True,
+        )
         outs.append(res.stdout)
     assert outs[0] == outs[1]
     data = json.loads(outs[0])

@@ -75,7 +75,10 @@ def test_paths(ptype: str, tool_info: bool, fmt: bool, judged: bool, configured:
 
 def _grounding(fabricated: int, verified: int) -> float:
     tf = ToolFacts(called=frozenset({"search_train_tickets"}))
-    tf.transports = {f"G{100 + i}": TransportEntry(f"G{100 + i}", "train", "08:00", "10:00", (500.0,), 120) for i in range(5)}
+    tf.transports = {
+        f"G{100 + i}": TransportEntry(f"G{100 + i}", "train", "08:00", "10:00", (500.0,), 120)
+        for i in range(5)
+    }
     af = AnswerFacts()
     af.claims = {TransportClaim(f"G{100 + i}", "train", "id") for i in range(verified)}
     af.claims |= {TransportClaim(f"G{900 + i}", "train", "id") for i in range(fabricated)}

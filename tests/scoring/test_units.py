@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 
 from navworld.scoring.answer_facts import extract_answer_facts
-from navworld.scoring.scan import cjk_times
 from navworld.scoring.facts import extract_text_facts, extract_tool_facts, road_names
 from navworld.scoring.parser import cn_number, parse_answer
 from navworld.scoring.sanitize import sanitize
+from navworld.scoring.scan import cjk_times
 from navworld.scoring.trace import canonical_tool_name, read_trace
 
 from . import tool_texts as T
@@ -16,7 +16,15 @@ from .cases import HYBRID_ANSWER
 
 
 def test_cn_numbers_and_cjk_times() -> None:
-    assert [cn_number(x) for x in ("3", "三", "十", "十二", "二十", "二十三", "x")] == [3, 3, 10, 12, 20, 23, None]
+    assert [cn_number(x) for x in ("3", "三", "十", "十二", "二十", "二十三", "x")] == [
+        3,
+        3,
+        10,
+        12,
+        20,
+        23,
+        None,
+    ]
     got = [t for t, _ in cjk_times("上午九点出发，下午3点半到达，晚上8点10分吃饭，中午12点，有一点贵")]
     assert got == ["09:00", "15:30", "20:10", "12:00"]
 
@@ -30,7 +38,9 @@ def test_json_plan_is_parsed_first() -> None:
 
 
 def test_regex_fallback_days_budget_places() -> None:
-    pa = parse_answer("## 第一天\n游览西湖风景名胜区和灵隐寺。\n## 第二天\n参观浙江省博物馆。\n预算合计：1200元\n")
+    pa = parse_answer(
+        "## 第一天\n游览西湖风景名胜区和灵隐寺。\n## 第二天\n参观浙江省博物馆。\n预算合计：1200元\n"
+    )
     assert pa.day_numbers == {1, 2} and [s.day for s in pa.day_spans] == [1, 2]
     assert pa.budget_lines == ["预算合计：1200元"]
     assert {"灵隐寺", "浙江省博物馆"} <= {n for n, _ in pa.places}
@@ -66,7 +76,9 @@ def test_roads_from_brackets_and_free_text() -> None:
 
 def test_answer_side_weather_only_in_weather_context() -> None:
     tf = extract_tool_facts(read_trace(T.build_trace([("weather", T.WEATHER)])))
-    af = extract_answer_facts(parse_answer("今天去断桥，晴川阁很美。\n天气：晴转多云，8-18℃，东北风1-3级。"), tf)
+    af = extract_answer_facts(
+        parse_answer("今天去断桥，晴川阁很美。\n天气：晴转多云，8-18℃，东北风1-3级。"), tf
+    )
     assert {c for c, _ in af.conditions} == {"晴", "多云"}
     assert {t for t, _ in af.temps} == {8, 18} and {w for w, _ in af.wind} == {"东北风", "1-3级"}
 
@@ -78,9 +90,26 @@ def test_sanitizer() -> None:
 
 
 def test_prices_keep_their_entity() -> None:
-    tf = extract_tool_facts(read_trace(T.build_trace([("search_train_tickets", T.TRAINS), ("direction", T.DIRECTION_DRIVE), ("poi_search", T.POI_WEST_LAKE)])))
-    af = extract_answer_facts(parse_answer("G35二等座626元，打车到灵隐寺约25元，灵隐寺门票75元，合计726元。"), tf)
-    assert [(k, v) for k, v, _ in af.prices] == [("G35", 626.0), ("taxi", 25.0), ("灵隐寺", 75.0), (None, 726.0)]
+    tf = extract_tool_facts(
+        read_trace(
+            T.build_trace(
+                [
+                    ("search_train_tickets", T.TRAINS),
+                    ("direction", T.DIRECTION_DRIVE),
+                    ("poi_search", T.POI_WEST_LAKE),
+                ]
+            )
+        )
+    )
+    af = extract_answer_facts(
+        parse_answer("G35二等座626元，打车到灵隐寺约25元，灵隐寺门票75元，合计726元。"), tf
+    )
+    assert [(k, v) for k, v, _ in af.prices] == [
+        ("G35", 626.0),
+        ("taxi", 25.0),
+        ("灵隐寺", 75.0),
+        (None, 726.0),
+    ]
 
 
 def test_fixture_trace_is_json_serialisable() -> None:

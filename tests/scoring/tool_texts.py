@@ -336,7 +336,10 @@ def build_trace(calls: list[tuple[str, str]], prompt: str = "请帮我规划行�
                     {
                         "id": cid,
                         "type": "function",
-                        "function": {"name": name, "arguments": json.dumps(TOOL_ARGS[name], ensure_ascii=False)},
+                        "function": {
+                            "name": name,
+                            "arguments": json.dumps(TOOL_ARGS[name], ensure_ascii=False),
+                        },
                     }
                 ],
             }

@@ -197,3 +197,34 @@ def test_openapi_documents_the_error_model() -> None:
     # /openapi.json is itself valid JSON with our error model documented
     spec = json.loads(json.dumps(create_app(Actor(salt="x")).openapi()))
     assert "ErrorResponse" in spec["components"]["schemas"]
+
+
+@pytest.mark.slow
+def test_navworld_serve_subprocess_answers_health(tmp_path: Any) -> None:
+    if not H.real_stack_ready():
+        pytest.skip("the subprocess cannot use the test stand-ins")
+    import os
+    import socket
+    import subprocess
+    import time
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    env = dict(os.environ, NAVWORLD_PORT=str(port), NAVWORLD_SALT="cli-salt", NAVWORLD_LOG_LEVEL="warning")
+    cmd = [sys.executable, "-c", "from navworld.cli import main; main()", "serve"]
+    proc = subprocess.Popen(cmd, env=env, cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            assert proc.poll() is None, proc.stderr.read().decode() if proc.stderr else ""
+            try:
+                health = httpx2.get(f"http://127.0.0.1:{port}/health", timeout=2).json()
+                break
+            except httpx2.TransportError:
+                assert time.monotonic() < deadline, "navworld serve did not start"
+                time.sleep(0.1)
+        assert health["salt"] == "cli-salt" and health["status"] == "ok"
+    finally:
+        proc.terminate()
+        proc.wait(10)

@@ -282,3 +282,17 @@ def test_check_exception_is_a_failure(monkeypatch: pytest.MonkeyPatch) -> None:
     v = verify_plan(plan, problem(), FakeWorld(), trace_for(plan))
     assert v.failed_checks == ["hotel_price"]
     assert "internal error" in v.reasons["hotel_price"]
+
+
+def test_grounding_needs_the_whole_name() -> None:
+    from navworld.verify.check_time import mentioned
+
+    assert mentioned("西湖", "name: 西湖\n") and mentioned("G7205", "车次 G7205（高铁）")
+    assert not mentioned("西湖", "name: 西湖醋鱼老店") and not mentioned("G72", "车次 G7205（高铁）")
+    assert mentioned("西湖", "name: 西湖醋鱼老店\nname: 西湖")
+    assert mentioned("如家酒店(杭州上城店)", "name: 如家酒店(杭州上城店)")
+    plan = build_plan()
+    trace = trace_for(plan, omit="西湖")
+    trace[-1]["content"] += "\nname: 西湖醋鱼老店"
+    v = verify_plan(plan, problem(), FakeWorld(), trace)
+    assert v.failed_checks == ["grounding"] and "西湖" in v.reasons["grounding"]

@@ -263,7 +263,7 @@ class ServerThread:
         self._sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self._sock.bind((host, port))
         self.port: int = self._sock.getsockname()[1]
-        config = uvicorn.Config(app, host=host, port=self.port, log_level=log_level, access_log=False, lifespan="on")
+        config = uvicorn.Config(app, host=host, port=self.port, log_level=log_level, access_log=False, lifespan="auto")
         self._server = uvicorn.Server(config)
         self._thread = threading.Thread(target=self._run, name=f"uvicorn-{self.port}", daemon=True)
         self._error: BaseException | None = None

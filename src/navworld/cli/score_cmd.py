@@ -75,20 +75,35 @@ def _human(report: Any) -> str:
 @app.command("score")
 def score(
     task: Annotated[str | None, typer.Option("--task", help="Task id of the problem.")] = None,
-    trace: Annotated[Path | None, typer.Option("--trace", help="The OpenAI chat transcript (JSON list of messages).")] = None,
-    answer: Annotated[Path | None, typer.Option("--answer", help="The final answer (text/markdown file).")] = None,
+    trace: Annotated[
+        Path | None, typer.Option("--trace", help="The OpenAI chat transcript (JSON list of messages).")
+    ] = None,
+    answer: Annotated[
+        Path | None, typer.Option("--answer", help="The final answer (text/markdown file).")
+    ] = None,
     problem: Annotated[
-        Path | None, typer.Option("--problem", help="A Problem JSON instead of --task.", envvar="NAVWORLD_PROBLEM")
+        Path | None,
+        typer.Option("--problem", help="A Problem JSON instead of --task.", envvar="NAVWORLD_PROBLEM"),
     ] = None,
     judge_model: Annotated[
-        list[str] | None, typer.Option("--judge-model", help="Judge model (repeatable).", envvar="NAVWORLD_JUDGE_MODEL")
+        list[str] | None,
+        typer.Option("--judge-model", help="Judge model (repeatable).", envvar="NAVWORLD_JUDGE_MODEL"),
     ] = None,
     judge_base_url: Annotated[
-        str | None, typer.Option("--judge-base-url", help="OpenAI-compatible base URL of the judge.", envvar="NAVWORLD_JUDGE_BASE_URL")
+        str | None,
+        typer.Option(
+            "--judge-base-url",
+            help="OpenAI-compatible base URL of the judge.",
+            envvar="NAVWORLD_JUDGE_BASE_URL",
+        ),
     ] = None,
     judge_cross_model: Annotated[
         str | None,
-        typer.Option("--judge-cross-model", help="Model re-evaluating totals above 36/50.", envvar="NAVWORLD_JUDGE_CROSS_MODEL"),
+        typer.Option(
+            "--judge-cross-model",
+            help="Model re-evaluating totals above 36/50.",
+            envvar="NAVWORLD_JUDGE_CROSS_MODEL",
+        ),
     ] = None,
     salt: Annotated[str | None, typer.Option("--salt", help="Epoch salt.", envvar="NAVWORLD_SALT")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the debug report as JSON.")] = False,
@@ -111,7 +126,9 @@ def score(
     models = [m for m in (judge_model or []) if m.strip()]
     judge = LLMJudge(models, judge_cross_model, base_url=judge_base_url) if models else None
     scorer = TravelScorer(judge=judge, salt=salt)
-    report = asyncio.run(scorer.score_async(prob, messages, text)) if judge else scorer.score(prob, messages, text)
+    report = (
+        asyncio.run(scorer.score_async(prob, messages, text)) if judge else scorer.score(prob, messages, text)
+    )
     if safe:
         print_json(report.to_safe_dict())
     elif as_json:

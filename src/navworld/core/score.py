@@ -103,7 +103,9 @@ class ScoreReport(BaseModel):
         code = self.code_score.subtotal
         llm = self.llm_score.subtotal
         noisy_code = min(50.0, max(0.0, code + r.gauss(0.0, NOISE_SIGMA)))
-        noisy_llm = min(50.0, max(0.0, llm + r.gauss(0.0, NOISE_SIGMA))) if self.llm_validation_success else 0.0
+        noisy_llm = (
+            min(50.0, max(0.0, llm + r.gauss(0.0, NOISE_SIGMA))) if self.llm_validation_success else 0.0
+        )
         return {
             "total": self.total,
             "code_band": band(code),

@@ -17,10 +17,10 @@ from navworld.dsl.concepts import (
     _str,
     activities_of,
     concept,
-    innercity_transport_type,
     leg_minutes,
     poi_of,
 )
+from navworld.dsl.concepts_transport import innercity_transport_type
 from navworld.dsl.runtime import Fault, Frame, type_name
 
 __all__: list[str] = []
@@ -237,3 +237,23 @@ def hotel_price_max(fr: Frame, plan: Any) -> float:
     """Highest room-night ``price`` among accommodations (0 when none)."""
     prices = [_num(a.get("price")) for a in _acts(plan, "hotel_price_max", {"accommodation"})]
     return max(prices) if prices else 0.0
+
+
+_VEGETARIAN = ("素食", "蔬食", "vegetarian")
+
+
+@concept("poi_is_vegetarian", 1, cost="world")
+def poi_is_vegetarian(fr: Frame, activity: Any) -> bool:
+    """Whether the restaurant at a meal activity is vegetarian (cuisine or tags 素食/蔬食)."""
+    poi = poi_of(fr, _act(activity, "poi_is_vegetarian"))
+    if poi is None:
+        return False
+    labels = (poi.cuisine, poi.category, *poi.tags, *poi.features)
+    return any(v in str(label) for label in labels for v in _VEGETARIAN)
+
+
+@concept("poi_accessible", 1, cost="world")
+def poi_accessible(fr: Frame, activity: Any) -> bool:
+    """Whether the POI at an activity is barrier-free (feature or tag 无障碍)."""
+    poi = poi_of(fr, _act(activity, "poi_accessible"))
+    return poi is not None and any("无障碍" in str(x) for x in (*poi.features, *poi.tags))

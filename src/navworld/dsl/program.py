@@ -18,6 +18,7 @@ from typing import Any, Literal
 
 from navworld.core.errors import DSLError
 from navworld.core.plan import Plan
+from navworld.dsl import concepts_transport as _transport  # noqa: F401  (registers concept functions)
 from navworld.dsl import helpers as _helpers  # noqa: F401  (registers our concept functions)
 from navworld.dsl.builtins import BUILTINS
 from navworld.dsl.compiler import compile_body, parse_checked

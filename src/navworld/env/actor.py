@@ -378,7 +378,8 @@ class Actor:
         """Advance an episode by one assistant turn.
 
         With ``tool_calls``: the calls are executed (unless the step limit is reached), the
-        observation is the tool messages, the reward is the mean step reward. Without: ``action``
+        observation is the tool messages, the reward is the mean step reward;
+        ``info["tool_calls"]`` echoes the calls as recorded (ids filled in when missing). Without: ``action``
         is the final answer; it is scored, the episode is freed and the reward is total / 100
         with ``info["score"]`` (0–100) and the safe score dict (full dict when
         ``NAVWORLD_DEBUG=1``).
@@ -405,6 +406,7 @@ class Actor:
         info: dict[str, Any] = {
             "step": episode.steps,
             "remaining_steps": episode.remaining_steps,
+            "tool_calls": calls,
             "rewards": [r.to_dict() for r in step.rewards],
             "tool_results": [
                 {"name": c["function"]["name"], "ok": bool(r and r.ok), "error": r.error if r else "not executed"}
@@ -439,6 +441,7 @@ class Actor:
         info = {
             "step": episode.steps,
             "remaining_steps": 0,
+            "tool_calls": calls,
             "final_phase": True,
             "tools_enabled": False,
             "refused_tool_calls": len(calls),

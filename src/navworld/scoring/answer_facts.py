@@ -9,7 +9,9 @@ alone. POIs are extracted (tool POIs found by fuzzy match, plus other place name
 from __future__ import annotations
 
 import bisect
+import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from navworld.scoring import config as C
 from navworld.scoring import patterns as P
@@ -25,6 +27,7 @@ from navworld.scoring.scan import (
 )
 
 __all__ = ["AnswerFacts", "TransportClaim", "extract_answer_facts"]
+
 
 @dataclass(frozen=True, slots=True)
 class TransportClaim:
@@ -83,9 +86,16 @@ def _ids(text: str, tf: ToolFacts, af: AnswerFacts) -> None:
             if P.HIGHWAY_AFTER.match(after) or P.HIGHWAY_BEFORE.search(before):
                 af.highway_codes.append(tid)
                 continue
-            if len(tid) <= 3 and (P.SHORT_CODE_AFTER.match(after) or not P.TRAIN_CONTEXT_BEFORE.search(before)):
+            if len(tid) <= 3 and (
+                P.SHORT_CODE_AFTER.match(after) or not P.TRAIN_CONTEXT_BEFORE.search(before)
+            ):
                 continue
         af.trains.append((tid, start))
+
+
+@lru_cache(maxsize=256)
+def _alternation(words: tuple[str, ...]) -> re.Pattern[str] | None:
+    return re.compile("|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))) if words else None
 
 
 def _pois(text: str, tf: ToolFacts, pa: ParsedAnswer, af: AnswerFacts) -> None:
@@ -111,6 +121,9 @@ def _pois(text: str, tf: ToolFacts, pa: ParsedAnswer, af: AnswerFacts) -> None:
         positions.sort()
     seen: set[str] = set()
     admin = tf.admin_names
+    variants = tuple(sorted({v for e in tf.pois.values() for v in e.variants[:3]}))
+    joined = "\x00".join(variants)
+    variant_re = _alternation(variants)
     candidates = list(pa.places) + [(a.position, -1) for a in pa.activities if a.position]
     for name, pos in candidates:
         if name in seen or name in admin or P.ADMIN_SUFFIX.search(name):
@@ -118,15 +131,17 @@ def _pois(text: str, tf: ToolFacts, pa: ParsedAnswer, af: AnswerFacts) -> None:
         seen.add(name)
         if 0 <= pos < len(mask) and any(mask[pos : pos + len(name)]):
             continue
-        if any(v in name or name in v for e in tf.pois.values() for v in e.variants[:3]):
+        if name in joined or (variant_re is not None and variant_re.search(name)):
             continue
         af.ungrounded_places.append(name)
 
 
 def _times(text: str, pa: ParsedAnswer, af: AnswerFacts) -> None:
     af.times = sorted(af.times + cjk_times(text), key=lambda x: x[1])
+    ctx = [m.start() for m in P.TIME_FACT_CONTEXT.finditer(text)]
     for t, p in af.times:
-        if P.TIME_FACT_CONTEXT.search(text, max(0, p - 30), p + 35):
+        i = bisect.bisect_left(ctx, p - 30)
+        if i < len(ctx) and ctx[i] <= p + 30:
             af.fact_times.append((t, p))
     base = pa.json_span[0] if pa.json_span else 0
     for a in pa.activities:
@@ -169,10 +184,14 @@ def _mention_len(text: str, pos: int, variants: tuple[str, ...]) -> int:
     return next((len(v) for v in variants if text.startswith(v, pos)), 2)
 
 
-def _prices(text: str, tf: ToolFacts, pa: ParsedAnswer, af: AnswerFacts, prices: list[tuple[float, int]]) -> None:
+def _prices(
+    text: str, tf: ToolFacts, pa: ParsedAnswer, af: AnswerFacts, prices: list[tuple[float, int]]
+) -> None:
     entities = [(p, p + len(i), i, True) for i, p in af.flights + af.trains]
     for name, positions in af.pois.items():
-        entities.extend((p, p + _mention_len(text, p, tf.pois[name].variants), name, False) for p in positions)
+        entities.extend(
+            (p, p + _mention_len(text, p, tf.pois[name].variants), name, False) for p in positions
+        )
     entities.sort(key=lambda e: e[1])
     ends = [e[1] for e in entities]
     for value, pos in prices:
@@ -182,7 +201,9 @@ def _prices(text: str, tf: ToolFacts, pa: ParsedAnswer, af: AnswerFacts, prices:
     for a in pa.activities:
         if a.price is None:
             continue
-        key = a.transport_id or next((n for n in tf.pois if a.position and a.position in tf.pois[n].variants), None)
+        key = a.transport_id or next(
+            (n for n in tf.pois if a.position and a.position in tf.pois[n].variants), None
+        )
         af.prices.append((key or (a.position or None), a.price, base))
 
 
@@ -199,16 +220,19 @@ def _weather(text: str, af: AnswerFacts) -> None:
         end = starts[i + 1] if i + 1 < len(starts) else len(text)
         line = text[o:end]
         af.conditions.extend((m.group(0), o + m.start()) for m in P.WEATHER_COND.finditer(line))
-        spans = []
-        for m in P.TEMP_RANGE.finditer(line):
-            spans.append((m.start(), m.end()))
-            af.temps.extend(((int(m.group(1)), o + m.start()), (int(m.group(2)), o + m.start())))
-        for m in P.TEMP.finditer(line):
-            if not any(s <= m.start() < e for s, e in spans):
-                af.temps.append((int(m.group(1)), o + m.start()))
-        af.wind.extend((m.group(1), o + m.start()) for m in P.WIND_DIR.finditer(line))
-        for m in P.WIND_POWER.finditer(line):
-            af.wind.append((norm_power(m.group(2), m.group(3), m.group(1)), o + m.start()))
+        if "℃" in line or "°" in line or "度" in line:
+            spans = []
+            for m in P.TEMP_RANGE.finditer(line):
+                spans.append((m.start(), m.end()))
+                af.temps.extend(((int(m.group(1)), o + m.start()), (int(m.group(2)), o + m.start())))
+            for m in P.TEMP.finditer(line):
+                if not any(s <= m.start() < e for s, e in spans):
+                    af.temps.append((int(m.group(1)), o + m.start()))
+        if "风" in line:
+            af.wind.extend((m.group(1), o + m.start()) for m in P.WIND_DIR.finditer(line))
+        if "级" in line:
+            for m in P.WIND_POWER.finditer(line):
+                af.wind.append((norm_power(m.group(2), m.group(3), m.group(1)), o + m.start()))
 
 
 def _claims(text: str, pa: ParsedAnswer, af: AnswerFacts) -> None:
@@ -233,7 +257,9 @@ def _claims(text: str, pa: ParsedAnswer, af: AnswerFacts) -> None:
         tid = a.transport_id
         if not tid:
             continue
-        mode = "flight" if P.ID_FULL_FLIGHT.fullmatch(tid) else "train" if P.ID_FULL_TRAIN.fullmatch(tid) else ""
+        mode = (
+            "flight" if P.ID_FULL_FLIGHT.fullmatch(tid) else "train" if P.ID_FULL_TRAIN.fullmatch(tid) else ""
+        )
         if not mode:
             continue
         if tid not in known:

@@ -59,16 +59,50 @@ DIMENSIONS: dict[str, tuple[Dim, ...]] = {
     ),
     "multiday": (
         Dim("day_structure", 5, "days"),
-        Dim("attractions", 5, "grounded", P.KW_ATTRACTION, P.CTX_ATTRACTION, ("pois:attraction",), lambda d: 2 * d),
+        Dim(
+            "attractions",
+            5,
+            "grounded",
+            P.KW_ATTRACTION,
+            P.CTX_ATTRACTION,
+            ("pois:attraction",),
+            lambda d: 2 * d,
+        ),
         Dim("dining", 4, "grounded", P.KW_DINING, P.CTX_DINING, ("pois:restaurant",), lambda d: d),
-        Dim("accommodation", 4, "grounded", P.KW_LODGING, P.CTX_LODGING, ("pois:hotel",), lambda d: max(1, d - 1)),
-        Dim("transportation", 4, "grounded", P.KW_TRANSPORT_LOCAL, P.CTX_TRANSPORT_LOCAL, ("distances", "durations"), _t(2)),
+        Dim(
+            "accommodation",
+            4,
+            "grounded",
+            P.KW_LODGING,
+            P.CTX_LODGING,
+            ("pois:hotel",),
+            lambda d: max(1, d - 1),
+        ),
+        Dim(
+            "transportation",
+            4,
+            "grounded",
+            P.KW_TRANSPORT_LOCAL,
+            P.CTX_TRANSPORT_LOCAL,
+            ("distances", "durations"),
+            _t(2),
+        ),
         Dim("budget", 3, "grounded", P.KW_BUDGET, P.CTX_BUDGET, ("prices",), _t(2)),
     ),
     "hybrid": (
-        Dim("transport_plan", 6, "verified", P.KW_TRANSPORT_PLAN, sources=("flights", "trains"), target=_t(2)),
+        Dim(
+            "transport_plan", 6, "verified", P.KW_TRANSPORT_PLAN, sources=("flights", "trains"), target=_t(2)
+        ),
         Dim("day_structure", 5, "days"),
-        Dim("attractions", 4, "grounded", P.KW_ATTRACTION, P.CTX_ATTRACTION, ("pois:attraction",), lambda d: max(3, 2 * d)),
+        Dim(
+            "attractions",
+            4,
+            "grounded",
+            P.KW_ATTRACTION,
+            P.CTX_ATTRACTION,
+            ("pois:attraction",),
+            lambda d: max(3, 2 * d),
+        ),
         Dim("dining", 4, "grounded", P.KW_DINING, P.CTX_DINING, ("pois:restaurant",), lambda d: max(2, d)),
         Dim("budget", 3, "grounded", P.KW_BUDGET, P.CTX_BUDGET, ("prices",), _t(2)),
         Dim("weather", 3, "grounded", P.KW_WEATHER, P.CTX_WEATHER, ("weather",), _t(1)),
@@ -76,8 +110,25 @@ DIMENSIONS: dict[str, tuple[Dim, ...]] = {
     "single_poi": (
         Dim("tour_arrangement", 6, "grounded", P.KW_TOUR, P.CTX_TOUR, ("pois",), _t(2)),
         Dim("nearby", 5, "grounded", P.KW_NEARBY, P.CTX_NEARBY, ("pois",), _t(3)),
-        Dim("transport_distance", 5, "grounded", P.KW_LOCAL_DISTANCE, P.CTX_TRANSPORT_LOCAL, ("distances", "durations"), _t(2)),
-        Dim("tickets_tips", 5, "grounded", P.KW_TICKETS, P.CTX_TICKETS, ("prices", "times"), _t(2), ("pois", "distances")),
+        Dim(
+            "transport_distance",
+            5,
+            "grounded",
+            P.KW_LOCAL_DISTANCE,
+            P.CTX_TRANSPORT_LOCAL,
+            ("distances", "durations"),
+            _t(2),
+        ),
+        Dim(
+            "tickets_tips",
+            5,
+            "grounded",
+            P.KW_TICKETS,
+            P.CTX_TICKETS,
+            ("prices", "times"),
+            _t(2),
+            ("pois", "distances"),
+        ),
         Dim("budget", 4, "grounded", P.KW_BUDGET, P.CTX_BUDGET, ("prices",), _t(1)),
     ),
     "food_tour": (
@@ -88,7 +139,9 @@ DIMENSIONS: dict[str, tuple[Dim, ...]] = {
         Dim("tips", 4, "grounded", P.KW_TIPS, P.CTX_TIPS, ("pois", "weather"), _t(1)),
     ),
     "business": (
-        Dim("transport_plan", 6, "verified", P.KW_TRANSPORT_PLAN, sources=("flights", "trains"), target=_t(2)),
+        Dim(
+            "transport_plan", 6, "verified", P.KW_TRANSPORT_PLAN, sources=("flights", "trains"), target=_t(2)
+        ),
         Dim("hotels", 5, "grounded", P.KW_HOTEL, P.CTX_LODGING, ("pois:hotel",), _t(2)),
         Dim("dining", 4, "grounded", P.KW_DINING, P.CTX_DINING, ("pois:restaurant",), _t(2)),
         Dim("cost", 5, "grounded", P.KW_COST, P.CTX_BUDGET, ("prices",), _t(2)),
@@ -98,7 +151,15 @@ DIMENSIONS: dict[str, tuple[Dim, ...]] = {
         Dim("day_structure", 5, "days"),
         Dim("family_content", 5, "grounded", P.KW_FAMILY, P.CTX_FAMILY, ("pois",), _t(2)),
         Dim("education", 5, "grounded", P.KW_EDUCATION, P.CTX_EDUCATION, ("pois",), _t(2)),
-        Dim("dining_lodging", 5, "grounded", P.KW_DINING_LODGING, P.CTX_DINING, ("pois",), lambda d: max(1, d - 1)),
+        Dim(
+            "dining_lodging",
+            5,
+            "grounded",
+            P.KW_DINING_LODGING,
+            P.CTX_DINING,
+            ("pois",),
+            lambda d: max(1, d - 1),
+        ),
         Dim("budget", 5, "grounded", P.KW_BUDGET, P.CTX_BUDGET, ("prices",), _t(2), ("pois", "distances")),
     ),
 }
@@ -192,7 +253,6 @@ def _grounded(text: str, dim: Dim, g: Grounding, days: int) -> float:
     if not facts:
         return 0.0
     w = C.TIER2_PROXIMITY_DISTANCE
-    ctx = sorted(m.start() for m in dim.ctx.finditer(text)) if dim.ctx else []
     proximate = 0
     full = False
     for positions in facts.values():
@@ -201,10 +261,9 @@ def _grounded(text: str, dim: Dim, g: Grounding, days: int) -> float:
             lo, hi = bisect.bisect_left(kws, p - w), bisect.bisect_right(kws, p + w)
             if lo < hi:
                 near = True
-                if not full and ctx:
+                if not full and dim.ctx is not None:
                     # keywords kws[lo:hi] lie within 2w of each other: their windows form one interval
-                    j = bisect.bisect_left(ctx, kws[lo] - w)
-                    full = j < len(ctx) and ctx[j] <= kws[hi - 1] + w
+                    full = dim.ctx.search(text, max(0, kws[lo] - w), kws[hi - 1] + w + 1) is not None
         proximate += near
     if proximate:
         tier = C.TIER_FULL if full else C.TIER_PROXIMATE
@@ -283,7 +342,12 @@ def g_has(tf: ToolFacts, mode: str) -> bool:
 
 
 def completeness(
-    problem_type: str, num_days: int, required: tuple[str, ...], pa: ParsedAnswer, tf: ToolFacts, af: AnswerFacts
+    problem_type: str,
+    num_days: int,
+    required: tuple[str, ...],
+    pa: ParsedAnswer,
+    tf: ToolFacts,
+    af: AnswerFacts,
 ) -> tuple[float, dict[str, float], float]:
     """``(completeness out of 25, per-dimension points, echo multiplier)``."""
     text = pa.text

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 from typing import Final
 
-from navworld.core.score import BAND_EDGES, NOISE_SIGMA, SCORE_BANDS
-
 # --------------------------------------------------------------------------- tools and types
 
 TOOL_NAMES: Final = (
@@ -226,4 +224,4 @@ ANSWER_MAX_CHARS: Final = 60_000
 """Answer characters examined (longer answers are cut; no real plan is that long)."""
 TOOL_TEXT_CACHE_SIZE: Final = 4096
 
-__all__ = sorted(name for name in globals() if name.isupper())  # noqa: PLE0605
+__all__ = sorted(name for name in globals() if name.isupper())

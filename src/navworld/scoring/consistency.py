@@ -107,7 +107,9 @@ def info_consistency(tf: ToolFacts, af: AnswerFacts, text: str) -> ICResult:
         return ICResult(0.0, reason="every tool call failed")
     sizes = tf.category_sizes()
     if not any(sizes.values()):
-        return ICResult(round(C.INFO_CONSISTENCY_MAX * C.IC_NO_FACTS_CREDIT, 2), reason="tools returned no facts")
+        return ICResult(
+            round(C.INFO_CONSISTENCY_MAX * C.IC_NO_FACTS_CREDIT, 2), reason="tools returned no facts"
+        )
     matches = category_matches(tf, af, text)
     cats: dict[str, dict[str, Any]] = {}
     total = 0.0

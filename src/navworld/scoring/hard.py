@@ -112,7 +112,9 @@ def _mode_state(tf: ToolFacts, mode: str) -> str:
     return "unverifiable" if tool in tf.called else "absent"
 
 
-def _claim_ok(claim_kind: str, value: str, prices: tuple[float, ...], times: tuple[str | None, ...], k_max: int) -> bool:
+def _claim_ok(
+    claim_kind: str, value: str, prices: tuple[float, ...], times: tuple[str | None, ...], k_max: int
+) -> bool:
     if claim_kind == "id":
         return True
     if claim_kind == "time":
@@ -125,7 +127,12 @@ def _claim_ok(claim_kind: str, value: str, prices: tuple[float, ...], times: tup
     if any(abs(v - p) <= tol * p for p in prices if p > 0):
         return True
     # a total for several tickets must be an exact multiple of a tool price
-    return any(abs(v - k * p) <= C.PRICE_MATCH_ABS_TOLERANCE * k for p in prices if p > 0 for k in range(2, k_max + 1))
+    return any(
+        abs(v - k * p) <= C.PRICE_MATCH_ABS_TOLERANCE * k
+        for p in prices
+        if p > 0
+        for k in range(2, k_max + 1)
+    )
 
 
 def transport_grounded(problem_type: str, tf: ToolFacts, af: AnswerFacts, group_size: int = 1) -> Check:
@@ -161,7 +168,10 @@ def transport_grounded(problem_type: str, tf: ToolFacts, af: AnswerFacts, group_
         mult = 1.0
     else:
         span = 1.0 - C.TRANSPORT_MAX_FABRICATION
-        mult = max(C.TRANSPORT_MIN_MULTIPLIER, 1.0 - (1.0 - C.TRANSPORT_MIN_MULTIPLIER) * (fab_ratio - C.TRANSPORT_MAX_FABRICATION) / span)
+        mult = max(
+            C.TRANSPORT_MIN_MULTIPLIER,
+            1.0 - (1.0 - C.TRANSPORT_MIN_MULTIPLIER) * (fab_ratio - C.TRANSPORT_MAX_FABRICATION) / span,
+        )
     detail = {
         "applicable": True,
         "claims": total,
@@ -189,7 +199,9 @@ def tool_quality(required: tuple[str, ...], calls: list[ToolCallRecord], tf: Too
     passed = coverage >= C.TOOL_QUALITY_MIN_COVERAGE and validity >= C.TOOL_QUALITY_MIN_VALIDITY
     mult = 1.0 if passed else C.HARD_CONSTRAINT_PENALTIES["tool_quality"]
     n_err = sum(1 for c in calls if c.is_error)
-    return Check(passed, mult, {"coverage": round(coverage, 3), "validity": round(validity, 3), "error_results": n_err})
+    return Check(
+        passed, mult, {"coverage": round(coverage, 3), "validity": round(validity, 3), "error_results": n_err}
+    )
 
 
 def diversity_multiplier(problem_type: str, required: tuple[str, ...], tf: ToolFacts) -> float:

@@ -72,7 +72,9 @@ class JudgeResult:
         }
 
 
-def aggregate_median(results: Sequence[tuple[dict[str, float], dict[str, str]]]) -> tuple[dict[str, float], dict[str, str]]:
+def aggregate_median(
+    results: Sequence[tuple[dict[str, float], dict[str, str]]],
+) -> tuple[dict[str, float], dict[str, str]]:
     """Per-dimension median of several judges; the reason of the judge closest to the median."""
     scores: dict[str, float] = {}
     reasons: dict[str, str] = {}
@@ -197,7 +199,10 @@ class LLMJudge:
                 try:
                     resp = await client.chat.completions.create(
                         model=m.model,
-                        messages=[{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": prompt}],
+                        messages=[
+                            {"role": "system", "content": SYSTEM_PROMPT},
+                            {"role": "user", "content": prompt},
+                        ],
                         temperature=C.JUDGE_TEMPERATURE,
                         max_tokens=self.max_tokens,
                     )

@@ -20,7 +20,19 @@ from navworld.scoring.scan import day_headers, find_prices, suffix_names
 
 __all__ = ["Activity", "DaySpan", "Leg", "ParsedAnswer", "cn_number", "parse_answer", "place_candidates"]
 
-_CN_DIGITS = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10}
+_CN_DIGITS = {
+    "一": 1,
+    "二": 2,
+    "两": 2,
+    "三": 3,
+    "四": 4,
+    "五": 5,
+    "六": 6,
+    "七": 7,
+    "八": 8,
+    "九": 9,
+    "十": 10,
+}
 
 
 def cn_number(text: str) -> int | None:
@@ -247,8 +259,16 @@ def parse_answer(answer: object) -> ParsedAnswer:
     pa.day_spans = _day_spans(text, span, header_days)
     if not pa.day_numbers:
         pa.day_numbers = header_days
-    for line in P.LINE_SPLIT.split(text if span is None else text[: span[0]] + text[span[1]:]):
-        if P.BUDGET_LINE.search(line) and (P.PRICE.search(line) or P.PRICE_SIGN.search(line)):
+    prose = text if span is None else text[: span[0]] + text[span[1] :]
+    last_line = -1
+    for m in P.BUDGET_LINE.finditer(prose):
+        start = prose.rfind("\n", 0, m.start()) + 1
+        if start == last_line:
+            continue
+        last_line = start
+        end = prose.find("\n", m.start())
+        line = prose[start : end if end >= 0 else len(prose)]
+        if P.PRICE.search(line) or P.PRICE_SIGN.search(line):
             pa.budget_lines.append(line.strip()[:120])
     if span is None:
         pa.places = place_candidates(text)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
+
 def _kw(text: str) -> re.Pattern[str]:
     """Compile an alternation case-sensitively (fast scan); plain ASCII words also in Title and UPPER case."""
     parts = []
@@ -31,12 +32,16 @@ def _kw(text: str) -> re.Pattern[str]:
 # Patterns scanned over whole answers start with a character class and check the preceding
 # character in code (``not_after``): a leading look-behind disables the regex engine's fast scan.
 FLIGHT_ID: Final = re.compile(r"((?:[A-Z]{2}|[0-9][A-Z])[0-9]{3,4})(?![0-9])")
+FLIGHT_TAIL: Final = re.compile(r"[A-Z][0-9]{3,4}(?![0-9])")
+"""Scanned instead of FLIGHT_ID (letter-first is fast); the character before the tail completes the ID."""
 TRAIN_ID: Final = re.compile(r"([GDCZTK][0-9]{1,5})(?![0-9])")
 ID_FULL_FLIGHT: Final = re.compile(r"(?:[A-Z]{2}|[0-9][A-Z])[0-9]{3,4}")
 ID_FULL_TRAIN: Final = re.compile(r"[GDCZTK][0-9]{1,5}")
 TOOL_FLIGHT_LINE: Final = re.compile(r"航班\s*[:：]?\s*((?:[A-Z]{2}|[0-9][A-Z])[0-9]{3,4})(?![0-9])")
 TOOL_TRAIN_LINE: Final = re.compile(r"车次\s*[:：]?\s*([GDCZTK][0-9]{1,5})(?![0-9])")
-HIGHWAY_AFTER: Final = re.compile(r"^[\u4e00-\u9fa5]{0,6}(?:高速|国道|省道|公路|快速路|绕城|环线|出口|收费站|服务区|互通)")
+HIGHWAY_AFTER: Final = re.compile(
+    r"^[\u4e00-\u9fa5]{0,6}(?:高速|国道|省道|公路|快速路|绕城|环线|出口|收费站|服务区|互通)"
+)
 HIGHWAY_BEFORE: Final = re.compile(r"(?:高速|国道|省道|公路|沿|驶入|进入|驶上|上|走|经|途经)\s*$")
 TRAIN_CONTEXT_BEFORE: Final = re.compile(r"(?:车次|高铁|动车|火车|列车|城际|直达|特快|快速|乘坐|搭乘)\s*$")
 SHORT_CODE_AFTER: Final = re.compile(r"^(?:\s*[:：]|天|日|航站楼|号|级|座|区|栋|层|出口|口)")
@@ -53,6 +58,7 @@ CJK_TIME: Final = re.compile(
     r"([0-9]{1,2}|十[一二]?|[一二三四五六七八九])\s*(?:点|时)(?!间|候|段|刻表)"
     r"(?:\s*([0-9]{1,2})\s*分|\s*(半))?"
 )
+CJK_HOUR_MARK: Final = re.compile(r"[点时]")
 CJK_TIME_PREFIX: Final = re.compile(r"(凌晨|早上|早晨|上午|中午|午后|下午|傍晚|晚上|夜里|夜间)\s*$")
 NEXT_DAY: Final = re.compile(r"^\s*[（(]次日[)）]")
 PRICE: Final = re.compile(r"([0-9]{1,3}(?:,[0-9]{3})+|[0-9]+(?:\.[0-9]+)?)\s*(?:元|块钱|块|RMB|CNY|yuan)")
@@ -62,13 +68,6 @@ DURATION: Final = re.compile(
     r"([0-9]{1,4}(?:\.[0-9])?)\s*(?:个)?(小时|h(?![a-z])|分钟|min(?:ute)?s?(?![a-z]))(?:\s*([0-9]{1,2})\s*分)?"
 )
 DURATION_SHORT: Final = re.compile(r"(?:飞行|历时|用时|耗时|全程)\s*([0-9]{1,3})\s*分(?![钟0-9])")
-NUMBER_TOKEN: Final = re.compile(
-    r"([0-9]{1,3}(?:,[0-9]{3})+|[0-9]+(?:\.[0-9]+)?)"
-    r"(?:([:：][0-5][0-9])(?![0-9])"
-    r"|\s*(元|块钱|块|RMB|CNY|yuan|公里|千米|km|KM|Km|米|m(?![a-zA-Z])|个小时|小时|h(?![a-z])|分钟|min(?:ute)?s?(?![a-z]))"
-    r"(?:\s*([0-9]{1,2})\s*分)?)?"
-)
-"""One pass over an answer: every number with what follows it (a time, a price, a distance or a duration)."""
 NUMBER_TOKEN: Final = re.compile(
     r"([0-9]{1,3}(?:,[0-9]{3})+|[0-9]+(?:\.[0-9]+)?)"
     r"(?:([:：][0-5][0-9])(?![0-9])"
@@ -92,7 +91,9 @@ WIND_DIR: Final = re.compile(r"(无持续风向|旋转不定|[东南西北]{1,2}
 WIND_POWER: Final = re.compile(
     r"(≤|<=|小于|不超过)?\s*([0-9]{1,2})(?:\s*[-~～至到]\s*([0-9]{1,2}))?\s*级(?![别景])"
 )
-WEATHER_CONTEXT: Final = _kw(r"天气|气温|温度|预报|气候|降雨|降水|风力|风向|穿衣|℃|°C|晴|多云|阵雨|weather|temperature")
+WEATHER_CONTEXT: Final = _kw(
+    r"天气|气温|温度|预报|气候|降雨|降水|风力|风向|穿衣|℃|°C|晴|多云|阵雨|weather|temperature"
+)
 TOOL_KV: Final = re.compile(r"^\s*([A-Za-z_]+)\s*[:：]\s*(.*?)\s*$")
 TOOL_BLOCK_HEADER: Final = re.compile(r"^\s*#{1,4}\s*(.*?)\s*$")
 TOOL_DATE_HEADER: Final = re.compile(r"^\s*#{1,4}\s*([0-9]{4}-[0-9]{2}-[0-9]{2})")
@@ -106,9 +107,13 @@ ROAD_SPLIT: Final = re.compile(
     r"[^\u4e00-\u9fa5]+|沿着|沿|进入|驶入|转入|经过|途经|右转|左转|直行|掉头|到达|行驶|前行|继续|穿过|通过|"
     r"靠左|靠右|方向|千米|公里|米|与|及|约|到|乘坐|步行"
 )
-ROAD_NAME: Final = re.compile(r"[\u4e00-\u9fa5]{1,10}?(?:高速公路|快速路|大道|环路|高架|隧道|立交|大桥|高速|路|街|桥)")
+ROAD_NAME: Final = re.compile(
+    r"[\u4e00-\u9fa5]{1,10}?(?:高速公路|快速路|大道|环路|高架|隧道|立交|大桥|高速|路|街|桥)"
+)
 ROAD_BAD_SUFFIX: Final = re.compile(r"(?:线|程|况|径|费|途|人|边|面|段|灯|标)")
-ROAD_STOP_NAMES: Final = frozenset({"马路", "公路", "铁路", "道路", "一路", "走路", "上路", "问路", "带路", "小路", "大路", "半路"})
+ROAD_STOP_NAMES: Final = frozenset(
+    {"马路", "公路", "铁路", "道路", "一路", "走路", "上路", "问路", "带路", "小路", "大路", "半路"}
+)
 
 # --------------------------------------------------------------------------- POIs and places
 
@@ -137,8 +142,30 @@ NAME_NOISE: Final = re.compile(r"[\s·・\-—–_,，。、()（）\[\]【】�
 BRANCH_SUFFIX: Final = re.compile(r"[（(][^）)]{1,20}[)）]\s*$")
 GENERIC_NAME_PARTS: Final = frozenset(
     {
-        "景区", "公园", "酒店", "宾馆", "饭店", "餐厅", "中心", "广场", "博物馆", "国际", "大酒店", "商务酒店",
-        "风景区", "旅游区", "度假区", "美食城", "小吃", "文化", "中国", "国家", "世界", "旗舰店", "总店", "分店",
+        "景区",
+        "公园",
+        "酒店",
+        "宾馆",
+        "饭店",
+        "餐厅",
+        "中心",
+        "广场",
+        "博物馆",
+        "国际",
+        "大酒店",
+        "商务酒店",
+        "风景区",
+        "旅游区",
+        "度假区",
+        "美食城",
+        "小吃",
+        "文化",
+        "中国",
+        "国家",
+        "世界",
+        "旗舰店",
+        "总店",
+        "分店",
     }
 )
 
@@ -156,7 +183,9 @@ LINE_SPLIT: Final = re.compile(r"\r?\n")
 FORMAT_KEYWORDS: Final[dict[str, re.Pattern[str]]] = {
     "intercity": _kw(r"航班|火车|高铁|飞机|车次|flight|train"),
     "multiday": re.compile(r"第\s*[0-9一二三四五六七八九十]{1,3}\s*天|(?:Day|DAY|day)\s*[0-9]{1,2}"),
-    "hybrid": re.compile(r"航班|火车|高铁|飞机|车次|第\s*[0-9一二三四五六七八九十]{1,3}\s*天|(?:Day|DAY|day)\s*[0-9]{1,2}"),
+    "hybrid": re.compile(
+        r"航班|火车|高铁|飞机|车次|第\s*[0-9一二三四五六七八九十]{1,3}\s*天|(?:Day|DAY|day)\s*[0-9]{1,2}"
+    ),
     "single_poi": _kw(r"景点|游览|路线|门票|开放|attraction|ticket"),
     "food_tour": _kw(r"美食|餐厅|小吃|特色|推荐|restaurant|food"),
     "business": _kw(r"航班|火车|高铁|酒店|商务|flight|train|hotel|business"),
@@ -214,8 +243,12 @@ KW_DINING_LODGING: Final = _kw(r"餐|吃|美食|住宿|酒店|宾馆|入住")
 
 # --------------------------------------------------------------------------- judge summary signals
 
-CONNECTORS: Final = re.compile(r"因为|所以|因此|由于|综合|考虑到|相比|对比|权衡|如果|否则|但是|不过|然而|从而|because|therefore")
-COMPARISON: Final = re.compile(r"相比|对比|比较|更便宜|更快|更贵|更省|性价比|优于|不如|compared|cheaper|faster")
+CONNECTORS: Final = re.compile(
+    r"因为|所以|因此|由于|综合|考虑到|相比|对比|权衡|如果|否则|但是|不过|然而|从而|because|therefore"
+)
+COMPARISON: Final = re.compile(
+    r"相比|对比|比较|更便宜|更快|更贵|更省|性价比|优于|不如|compared|cheaper|faster"
+)
 LIMITATION: Final = re.compile(
     r"仅返回|仅提供|有限|以实际为准|以官方为准|请以|建议.{0,10}(?:查询|确认|核实)|可能.{0,6}变化|未返回|未提供|无法获取|数据.{0,6}(?:不全|有限|缺失)"
 )
@@ -255,10 +288,12 @@ INJECTION_PATTERNS: Final = tuple(
     )
 )
 CONTROL_CHARS: Final = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\u200b-\u200f\u2028-\u202e\u2060-\u2064\ufeff]")
-BOUNDARY_LIKE: Final = re.compile(r"<{2,}|>{2,}|={3,}|#{3,}|`{3,}|-{3,}|BOUNDARY[_A-Z0-9]*|DATA_[0-9A-F]{4,}|</?\s*DATA[^>]{0,24}>", re.IGNORECASE)
+BOUNDARY_LIKE: Final = re.compile(
+    r"<{2,}|>{2,}|={3,}|#{3,}|`{3,}|-{3,}|BOUNDARY[_A-Z0-9]*|DATA_[0-9A-F]{4,}|</?\s*DATA[^>]{0,24}>",
+    re.IGNORECASE,
+)
 THINK_BLOCK: Final = re.compile(r"<think>.*?</think>", re.DOTALL | re.IGNORECASE)
 JSON_OBJECT_START: Final = re.compile(r"\{")
-
 
 
 # --------------------------------------------------------------------------- answer-side fact contexts
@@ -274,4 +309,4 @@ CLAIM_STOP: Final = re.compile(r"[\n。；;]")
 CLAUSE_END: Final = re.compile(r"[；;。!！?？]")
 TOTAL_WORDS: Final = re.compile(r"[=＝]|合计|总计|共计|一共|总共|小计|总价|总费用|共")
 ROAD_BRACKETED: Final = re.compile(r"「([^」\n]{2,20})」")
-__all__ = sorted(name for name in globals() if name.isupper())  # noqa: PLE0605
+__all__ = sorted(name for name in globals() if name.isupper())

@@ -28,9 +28,23 @@ __all__ = [
 
 _DIGIT_DOT = frozenset("0123456789.")
 _ALNUM = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+_UPPER = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
 _LETTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
 _PM = frozenset({"下午", "傍晚", "晚上", "夜里", "夜间", "午后"})
-_CN = {"一": 1, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10, "十一": 11, "十二": 12}
+_CN = {
+    "一": 1,
+    "二": 2,
+    "三": 3,
+    "四": 4,
+    "五": 5,
+    "六": 6,
+    "七": 7,
+    "八": 8,
+    "九": 9,
+    "十": 10,
+    "十一": 11,
+    "十二": 12,
+}
 _KM = frozenset({"公里", "千米", "km", "KM", "Km"})
 
 
@@ -127,10 +141,17 @@ def find_times(text: str, start: int = 0, end: int | None = None) -> list[tuple[
 def cjk_times(text: str) -> list[tuple[str, int]]:
     """Times written the Chinese way (``下午3点``, ``15点30分``, ``上午九点半``) as ``HH:MM``."""
     out = []
-    for m in P.CJK_TIME.finditer(text):
-        raw, minute, half = m.groups()
-        if not _after(text, m.start(), _DIGIT_DOT):
+    for anchor in P.CJK_HOUR_MARK.finditer(text):
+        m = None
+        for start in (anchor.start() - 2, anchor.start() - 1):
+            if start >= 0:
+                m = P.CJK_TIME.match(text, start)
+                if m is not None and m.end() > anchor.start():
+                    break
+                m = None
+        if m is None or not _after(text, m.start(), _DIGIT_DOT):
             continue
+        raw, minute, half = m.groups()
         pm = P.CJK_TIME_PREFIX.search(text, max(0, m.start() - 4), m.start())
         prefix = pm.group(1) if pm else None
         if not raw.isdigit() and not prefix:
@@ -196,7 +217,16 @@ def find_distances(text: str, minimum: float = 0.0) -> list[tuple[float, int]]:
 
 def find_flight_ids(text: str) -> list[tuple[str, int]]:
     """Flight numbers not glued to other letters/digits."""
-    return [(m.group(1), m.start()) for m in P.FLIGHT_ID.finditer(text) if _after(text, m.start(), _ALNUM)]
+    out = []
+    for m in P.FLIGHT_TAIL.finditer(text):
+        p = m.start() - 1
+        if (
+            p >= 0
+            and (text[p] in _UPPER or (text[p].isdigit() and text[p].isascii()))
+            and _after(text, p, _ALNUM)
+        ):
+            out.append((text[p : m.end()], p))
+    return out
 
 
 def find_train_ids(text: str) -> list[tuple[str, int]]:
@@ -217,16 +247,33 @@ def day_headers(text: str) -> list[tuple[str, int]]:
     return out
 
 
+_LAST_STOP: dict[str, re.Pattern[str]] = {}
+
+
+def _last_stop(stop: re.Pattern[str]) -> re.Pattern[str]:
+    """``.*(?:stop)``: one anchored match finds the last stop in a window."""
+    pat = _LAST_STOP.get(stop.pattern)
+    if pat is None:
+        pat = _LAST_STOP[stop.pattern] = re.compile(r"(?s:.*)(?:" + stop.pattern + ")")
+    return pat
+
+
 def suffix_names(
-    text: str, start: int, end: int, suffix: re.Pattern[str], stop: re.Pattern[str], max_prefix: int = 12, min_len: int = 2
+    text: str,
+    start: int,
+    end: int,
+    suffix: re.Pattern[str],
+    stop: re.Pattern[str],
+    max_prefix: int = 12,
+    min_len: int = 2,
 ) -> list[tuple[str, int]]:
     """Names ending in a suffix (``…公园``, ``…路``): the characters before each suffix back to a stop word."""
     out = []
+    last_stop = _last_stop(stop)
     for m in suffix.finditer(text, start, end):
         lo = max(start, m.start() - max_prefix)
-        cut = lo
-        for s in stop.finditer(text, lo, m.start()):
-            cut = s.end()
+        sm = last_stop.match(text, lo, m.start())
+        cut = sm.end() if sm is not None else lo
         if cut == lo and lo > start and lo == m.start() - max_prefix:
             continue  # no boundary within reach: not a name
         name = text[cut : m.end()]

@@ -71,7 +71,9 @@ class TravelScorer:
     ``verify_plans``: also run the plans/DSL verification when the package is available.
     """
 
-    def __init__(self, judge: LLMJudge | None = None, salt: str | int | None = None, verify_plans: bool = True) -> None:
+    def __init__(
+        self, judge: LLMJudge | None = None, salt: str | int | None = None, verify_plans: bool = True
+    ) -> None:
         self.judge = judge
         self.salt = salt
         self.verify_plans = verify_plans
@@ -88,7 +90,9 @@ class TravelScorer:
             logger.exception("scorer failure")
             return self._failure(problem, exc)
 
-    async def score_async(self, problem: Problem | dict[str, Any], trace: object, answer: object) -> ScoreReport:
+    async def score_async(
+        self, problem: Problem | dict[str, Any], trace: object, answer: object
+    ) -> ScoreReport:
         """Code score plus the LLM judge when configured and the path allows it (never raises)."""
         try:
             a = self.analyse(problem, trace, answer)
@@ -143,7 +147,23 @@ class TravelScorer:
         diversity = hard.diversity_multiplier(ptype, required, tf)
         pv = verify_answer_plan(pa.text, prob, trace, salt) if self.verify_plans and pa.has_plan else None
         return Analysis(
-            prob, salt, pa, tf, af, required, checks, ic, ic_adj, comp, subs, echo, local_fab, fab, fab_detail, diversity, pv
+            prob,
+            salt,
+            pa,
+            tf,
+            af,
+            required,
+            checks,
+            ic,
+            ic_adj,
+            comp,
+            subs,
+            echo,
+            local_fab,
+            fab,
+            fab_detail,
+            diversity,
+            pv,
         )
 
     def _judge_context(self, a: Analysis) -> JudgeContext:

@@ -51,7 +51,9 @@ def requirements_summary(ctx: JudgeContext) -> str:
 def facts_summary(ctx: JudgeContext) -> str:
     """What the tools returned, truncated per category."""
     tf = ctx.tf
-    rows = [f"调用工具: {', '.join(sorted(tf.called)) or '无'}；全部失败: {', '.join(sorted(tf.failed_only)) or '无'}"]
+    rows = [
+        f"调用工具: {', '.join(sorted(tf.called)) or '无'}；全部失败: {', '.join(sorted(tf.failed_only)) or '无'}"
+    ]
     if tf.pois:
         items = []
         for e in list(tf.pois.values())[:_N]:
@@ -63,7 +65,10 @@ def facts_summary(ctx: JudgeContext) -> str:
         if ents:
             rows.append(
                 f"{label}: "
-                + "；".join(f"{t.id} {t.dep or '?'}→{t.arr or '?'} {'/'.join(f'{x:g}' for x in t.prices)}元" for t in ents)
+                + "；".join(
+                    f"{t.id} {t.dep or '?'}→{t.arr or '?'} {'/'.join(f'{x:g}' for x in t.prices)}元"
+                    for t in ents
+                )
             )
     if tf.conditions or tf.temps:
         temps = sorted(tf.temps)
@@ -98,14 +103,20 @@ def _schedule(ctx: JudgeContext) -> list[str]:
                 ok = "✓" if act.transport_id in tf.transports else "✗"
                 where = f"{S(act.transport_id, 12)}{ok} {S(act.start)}→{S(act.end)}"
             else:
-                ok = "✓" if act.position and any(act.position in e.variants for e in tf.pois.values()) else "✗"
+                ok = (
+                    "✓" if act.position and any(act.position in e.variants for e in tf.pois.values()) else "✗"
+                )
                 where = f"{S(act.position)}{ok}"
             price = f" {act.price:g}元" if act.price is not None else ""
             legs = "; ".join(
-                f"{S(leg.mode, 10)} {S(leg.start, 20)}→{S(leg.end, 20)}" + (f" {leg.distance:g}" if leg.distance else "")
+                f"{S(leg.mode, 10)} {S(leg.start, 20)}→{S(leg.end, 20)}"
+                + (f" {leg.distance:g}" if leg.distance else "")
                 for leg in act.legs[:3]
             )
-            rows.append(f"第{act.day}天 {when} {S(act.type, 14)} {where}{price}" + (f" [交通: {legs}]" if legs else ""))
+            rows.append(
+                f"第{act.day}天 {when} {S(act.type, 14)} {where}{price}"
+                + (f" [交通: {legs}]" if legs else "")
+            )
         return rows
     spans = [(s.day, s.start, s.end) for s in pa.day_spans] or [(0, 0, len(pa.text))]
     events: list[tuple[int, str]] = [(p, t) for t, p in af.times]
@@ -137,11 +148,16 @@ def answer_summary(ctx: JudgeContext) -> str:
         rows.append("【交通】" + "；".join(f"{S(i, 12)}{'✓' if i in tf.transports else '✗'}" for i in claims))
     detail = ctx.checks["transport_grounded"].detail
     if detail.get("applicable") and detail.get("claims"):
-        rows.append(f"  交通声明 {detail['claims']} 条，未核实 {detail['fabricated']} 条（造假率 {detail['fabrication_ratio']:.0%}）")
+        rows.append(
+            f"  交通声明 {detail['claims']} 条，未核实 {detail['fabricated']} 条（造假率 {detail['fabrication_ratio']:.0%}）"
+        )
     grounded = list(af.pois)[:_N]
     rows.append(f"【地点】工具可溯源 {len(af.pois)} 个: " + ("、".join(S(n) for n in grounded) or "无"))
     if af.ungrounded_places:
-        rows.append(f"  无工具来源 {len(af.ungrounded_places)} 个: " + "、".join(S(n) for n in af.ungrounded_places[:_N]))
+        rows.append(
+            f"  无工具来源 {len(af.ungrounded_places)} 个: "
+            + "、".join(S(n) for n in af.ungrounded_places[:_N])
+        )
     sums = _subtotals(ctx)
     price_items = []
     for key, value, _ in af.prices[: _N * 2]:

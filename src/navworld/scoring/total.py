@@ -93,7 +93,9 @@ def combine(
     )
 
 
-def scoring_path(problem_type: str, tool_info_used: bool, format_ok: bool, judged: bool, judge_configured: bool) -> str:
+def scoring_path(
+    problem_type: str, tool_info_used: bool, format_ok: bool, judged: bool, judge_configured: bool
+) -> str:
     """P1 / P1b / P2 / P3 / P4 / P5 (seed §3.7), the first that applies."""
     if not tool_info_used:
         return "P1" if problem_type in C.TRANSPORT_PROBLEM_TYPES else "P1b"

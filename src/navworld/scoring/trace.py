@@ -126,7 +126,12 @@ def read_trace(trace: object) -> list[ToolCallRecord]:
                     continue
                 fn = tc.get("function") if isinstance(tc.get("function"), dict) else {}
                 call_id = tc.get("id") if isinstance(tc.get("id"), str) else f"_call{len(calls)}"
-                record = [call_id, canonical_tool_name(fn.get("name")), _parse_args(fn.get("arguments")), None]
+                record = [
+                    call_id,
+                    canonical_tool_name(fn.get("name")),
+                    _parse_args(fn.get("arguments")),
+                    None,
+                ]
                 by_id.setdefault(call_id, len(calls))
                 calls.append(record)
         elif role == "tool":

@@ -313,6 +313,13 @@ PREFERENCE_PROGRAMS: dict[str, str] = {
         "if nights > 0:\n"
         "    hotel_price = hotel_price / nights"
     ),
+    "hotel_cost": (
+        "minimize hotel_cost\n"
+        "hotel_cost = 0\n"
+        "for activity in allactivities(plan):\n"
+        "    if activity_type(activity) == 'accommodation':\n"
+        "        hotel_cost += activity_cost(activity)"
+    ),
     "intercity_price": (
         "maximize intercity_price\n"
         "intercity_price = 0\n"

@@ -246,6 +246,8 @@ class ProblemGenerator:
             name = soft.get(item, {}).get("pref")
             if name == "hotel_price" and sk.nights == 0:
                 name = "intercity_price" if sk.origin else None
+            elif name == "hotel_cost" and sk.nights == 0:
+                name = "total_cost"
             if name and name not in names:
                 names.append(name)
         return names

@@ -108,6 +108,20 @@ def cited_entities(cx: CheckContext) -> list[tuple[str, str]]:
     return out
 
 
+def mentioned(name: str, text: str) -> bool:
+    """Whether ``name`` occurs in ``text`` as a whole name: not glued to a letter, digit or CJK
+    character on either side (so ``西湖`` is not grounded by ``西湖醋鱼老店``, nor ``G72`` by ``G7205``)."""
+    start = text.find(name)
+    while start != -1:
+        end = start + len(name)
+        before = text[start - 1] if start > 0 else " "
+        after = text[end] if end < len(text) else " "
+        if not (before.isalnum() and name[0].isalnum()) and not (after.isalnum() and name[-1].isalnum()):
+            return True
+        start = text.find(name, start + 1)
+    return False
+
+
 @check("grounding", "grounding", "every POI name, FlightID and TrainID appears in a tool result of the episode")
 def grounding(cx: CheckContext) -> Iterator[str]:
     text = cx.trace_text
@@ -118,5 +132,5 @@ def grounding(cx: CheckContext) -> Iterator[str]:
         if name in seen:
             continue
         seen.add(name)
-        if name not in text:
+        if not mentioned(name, text):
             yield f"{where}: {name!r} never appeared in a tool result"

@@ -81,6 +81,8 @@ class PlanCtx:
     frugal: bool = False
     meal_cap: float | None = None
     """Most a meal may cost per person (budget guard), None = no cap."""
+    avoid: frozenset[str] = frozenset()
+    """Names to use only when nothing else fits (e.g. names another branch shares)."""
 
 
 @dataclass(frozen=True)
@@ -176,6 +178,8 @@ class DayPlanner:
             score = est / 10.0 + (r.cost or 0.0) / (12.0 if ctx.frugal else 35.0) - 0.6 * r.rating
             if special:
                 score -= 12.0
+            if r.name in ctx.avoid:
+                score += 6.0
             if b.prefers("vegetarian_meals") and r.cuisine == VEGETARIAN_CUISINE:
                 score -= 2.0
             scored.append((score, r.name, r))

@@ -16,7 +16,7 @@ from navworld.core.models import Flight, Poi, Train
 from navworld.core.plan import to_minutes
 from navworld.dsl.world_view import WorldLookup
 
-from navworld.agents.reference.brief import VEGETARIAN_CUISINE, Brief
+from navworld.agents.reference.brief import INTERCITY_TOOLS, VEGETARIAN_CUISINE, Brief
 from navworld.agents.reference.model import Place, Stop
 from navworld.agents.reference.pools import CityPool, Searcher
 
@@ -83,16 +83,21 @@ def _ends(row: Flight | Train) -> tuple[str, str]:
     return row.from_station, row.to_station
 
 
-def services(world: Any, lookup: WorldLookup, brief: Brief, outbound: bool) -> list[Service]:
-    """Same-day services of the allowed modes, one direction, meeting the hard time rules."""
+def services(world: Any, lookup: WorldLookup, brief: Brief, outbound: bool, *, strict: bool = True) -> list[Service]:
+    """Same-day services, one direction, cheapest first.
+
+    ``strict``: only the allowed modes and services meeting the hard time rules (arrival time,
+    no red-eye); otherwise every same-day service of the searched tools (for comparison lists).
+    """
     if outbound:
         date, a, b = brief.dates[0], brief.origin, brief.dest
     else:
         date, a, b = brief.dates[-1], brief.dest, brief.origin
+    modes = brief.modes if strict else tuple(k for k, tool in INTERCITY_TOOLS.items() if tool in brief.transport_tools)
     rows: list[tuple[str, Flight | Train]] = []
-    if "airplane" in brief.modes:
+    if "airplane" in modes:
         rows += [("airplane", f) for f in world.flight_list(date, a, b)]
-    if "train" in brief.modes:
+    if "train" in modes:
         rows += [("train", t) for t in world.train_list(date, a, b)]
     out: list[Service] = []
     for kind, row in rows:
@@ -101,9 +106,9 @@ def services(world: Any, lookup: WorldLookup, brief: Brief, outbound: bool) -> l
         dep, arr = to_minutes(row.dep_time), to_minutes(row.arr_time)
         if arr <= dep:
             continue
-        if kind == "airplane" and brief.no_red_eye and is_red_eye(dep):
+        if strict and kind == "airplane" and brief.no_red_eye and is_red_eye(dep):
             continue
-        if outbound and brief.arrival_before is not None and arr > brief.arrival_before:
+        if strict and outbound and brief.arrival_before is not None and arr > brief.arrival_before:
             continue
         s_name, e_name = _ends(row)
         s_loc, e_loc = lookup.locate(a, s_name), lookup.locate(b, e_name)
@@ -209,8 +214,8 @@ def restaurant_keywords(brief: Brief, local_cuisine: str, breakfast: bool) -> li
     return list(dict.fromkeys(words))
 
 
-def hotel_query(searcher: Searcher, hotel: Poi, brief: Brief) -> str:
-    """A poi_search keyword whose results include ``hotel`` (a generic one when possible)."""
+async def hotel_query(searcher: Searcher, hotel: Poi, brief: Brief) -> str:
+    """A poi_search keyword whose visible results include ``hotel`` (a generic one when possible)."""
     tries: list[str] = []
     if brief.hotel_features:
         tries.append(" ".join(["酒店", *brief.hotel_features]))
@@ -219,6 +224,7 @@ def hotel_query(searcher: Searcher, hotel: Poi, brief: Brief) -> str:
     if hotel.brand:
         tries.append(hotel.brand)
     for word in tries:
-        if any(p.name == hotel.name for p in searcher.poi_search(word)):
+        hits = await searcher.poi_search(word)
+        if any(p.name == hotel.name for p in hits.pois):
             return word
     return hotel.name

@@ -91,6 +91,8 @@ class Outcome:
     verification: Verification
     total: float
     tuning: str
+    listed: tuple[list[Service], list[Service]] = ([], [])
+    """Every same-day service of the searched tools (outbound, return), for comparison lists."""
     notes: list[str] = field(default_factory=list)
 
 
@@ -114,7 +116,7 @@ class TripPlanner:
         self.brief = read_brief(problem)
         self.lookup = lookup_for(world)
         self.pool: CityPool = city_pool(world, self.brief.dest)
-        self.searcher = Searcher(world, self.brief.dest)
+        self.searcher = Searcher(world, self.brief.dest, self.pool)
         try:
             city = world.city(self.brief.dest)
             self.landmarks = {lm.name for lm in city.landmarks}
@@ -132,15 +134,16 @@ class TripPlanner:
         self.attr_words = [w for w in ordered if w in attr_words]
         self.rest_words = [w for w in ordered if w in rest_words and w not in self.attr_words]
         self.words = ordered
-        self.attr_pool = self._collect(self.attr_words, "attraction")
-        self.rest_pool = self._collect(self.rest_words, "restaurant")
+        self.attr_pool: list[Poi] = []
+        self.rest_pool: list[Poi] = []
         self.reasons: list[str] = []
+        self.listed: tuple[list[Service], list[Service]] = ([], [])
 
     # ---------------------------------------------------------------------------- helpers
-    def _collect(self, words: list[str], kind: str) -> list[Poi]:
+    async def _collect(self, words: list[str], kind: str) -> list[Poi]:
         seen: dict[str, Poi] = {}
         for w in words:
-            for p in self.searcher.poi_search(w):
+            for p in (await self.searcher.poi_search(w)).pois:
                 if p.kind == kind and p.name not in seen:
                     seen[p.name] = p
         return list(seen.values())
@@ -160,6 +163,8 @@ class TripPlanner:
             target += 1
         if b.prefers("max_daily_attractions") or b.prefers("attraction_time"):
             target = min(target, 2)
+        if b.problem_type == "business":
+            target = 1  # the days belong to the business; one sight in the spare time
         if b.max_attractions_per_day is not None:
             target = min(target, b.max_attractions_per_day)
         return max(1, target)
@@ -223,36 +228,40 @@ class TripPlanner:
             return None
         return days, state
 
-    def _centres(self, days: list[list[Stop]], hotel: Poi | None) -> list[tuple[LngLat, str, str]]:
+    async def _centres(self, days: list[list[Stop]], hotel: Poi | None) -> list[tuple[LngLat, str, str]]:
         """Around-search centres covering as many first-pass restaurants as possible."""
-        wanted = [s.place.poi for day in days for s in day if s.kind in ("breakfast", "lunch", "dinner") and s.place and s.place.poi]
-        names = {p.name for p in wanted if p is not None}
-        already = {p.name for p in self.rest_pool}
-        missing = names - already
+        meals = [s.place.poi for day in days for s in day
+                 if s.kind in ("breakfast", "lunch", "dinner") and s.place is not None and s.place.poi is not None]
+        missing = {p.name for p in meals} - {p.name for p in self.rest_pool}
         cands: list[tuple[LngLat, str]] = []
         if hotel is not None:
             cands.append((hotel.location, hotel.name))
-        for p in wanted:
-            if p is not None and p.name in missing:
-                cands.append((p.location, p.name))
+        cands += [(p.location, p.name) for p in meals if p.name in missing]
+        cands = list(dict.fromkeys(cands))
+        extra = 1 if self.brief.problem_type == "single_poi" and self.must else 0
         chosen: list[tuple[LngLat, str, str]] = []
         covered: set[str] = set()
-        budget = MAX_AROUND - (1 if self.brief.problem_type == "single_poi" else 0)
-        while len(chosen) < budget and cands:
-            best, best_gain = None, 0
+        while len(chosen) < MAX_AROUND - extra and cands:
+            best: tuple[LngLat, str] | None = None
+            best_gain = 0
             for loc, label in cands:
-                got = {p.name for p, _ in self.searcher.around_search(loc, "餐厅")}
+                got = {p.name for p in (await self.searcher.around_search(loc, "餐厅")).pois}
                 gain = len((got & missing) - covered)
-                if label == (hotel.name if hotel else None):
-                    gain += 1  # the hotel's neighbourhood serves breakfast and late dinners
+                if hotel is not None and label == hotel.name and not chosen:
+                    gain += 1  # the hotel's neighbourhood serves breakfasts and late dinners
                 if gain > best_gain:
                     best, best_gain = (loc, label), gain
             if best is None:
                 break
             chosen.append((best[0], "餐厅", best[1]))
-            covered |= {p.name for p, _ in self.searcher.around_search(best[0], "餐厅")}
-            cands = [c for c in cands if c != best]
-        if self.brief.problem_type == "single_poi" and self.must:
+            covered |= {p.name for p in (await self.searcher.around_search(best[0], "餐厅")).pois}
+            cands.remove(best)
+        if not chosen:
+            sights = [s.place for day in days for s in day if s.kind == "attraction" and s.place is not None]
+            anchor = sights[0] if sights else (Place.of(meals[0]) if meals else None)
+            if anchor is not None:
+                chosen.append((anchor.loc, "餐厅", anchor.name))
+        if extra:
             chosen.append((self.must[0].location, "景点", self.must[0].name))
         return chosen
 
@@ -267,22 +276,23 @@ class TripPlanner:
         return q[idx]
 
     # ----------------------------------------------------------------------------- attempt
-    def _attempt(self, go: Service | None, back: Service | None, hotel: Poi | None, tuning: Tuning) -> _Attempt | None:
+    async def _attempt(self, go: Service | None, back: Service | None, hotel: Poi | None, tuning: Tuning) -> _Attempt | None:
         b = self.brief
-        policy = Policy(public_only=b.public_only, fast=b.prefers("travel_time") and not tuning.frugal, frugal=tuning.frugal)
+        fast = b.prefers("travel_time") and not b.prefers("taxi_legs") and not tuning.frugal
+        policy = Policy(public_only=b.public_only, fast=fast, frugal=tuning.frugal or b.prefers("taxi_legs"))
         mover = Mover(self.lookup, b.dest, b.people, policy)
         values = attraction_values(self.pool, b, self.landmarks, tuning.frugal)
         attractions = list(self.attr_pool)
-        ctx = PlanCtx(b, mover, attractions, list(self.pool.restaurants), values, self._target(tuning), tuning.frugal,
-                      self._meal_cap(tuning))
+        ctx = PlanCtx(b, mover, attractions, list(self.pool.restaurants), values, self._target(tuning),
+                      tuning.frugal, self._meal_cap(tuning), avoid=self.pool.shared)
         specs = self._specs(go, back, hotel, tuning)
         first = self._schedule(ctx, specs)
         if first is None:
             return None
-        around = self._centres(first[0], hotel)
+        around = await self._centres(first[0], hotel)
         restaurants: dict[str, Poi] = {p.name: p for p in self.rest_pool}
         for loc, word, _ in around:
-            for p, _d in self.searcher.around_search(loc, word):
+            for p in (await self.searcher.around_search(loc, word)).pois:
                 if p.kind == "restaurant" and p.cost is not None:
                     restaurants.setdefault(p.name, p)
         ctx.restaurants = list(restaurants.values())
@@ -291,7 +301,7 @@ class TripPlanner:
             return None
         queries = list(self.words)
         if hotel is not None:
-            word = hotel_query(self.searcher, hotel, b)
+            word = await hotel_query(self.searcher, hotel, b)
             if word not in queries:
                 queries.insert(len([w for w in queries if w in b.must_visit]), word)
         return _Attempt(second[0], second[1], queries, around)
@@ -327,14 +337,18 @@ class TripPlanner:
         return chosen
 
     # ------------------------------------------------------------------------------ public
-    def plan(self) -> Outcome:
+    async def plan(self) -> Outcome:
         """The first verified plan of the search (raises :class:`PlanningError` when none)."""
         b = self.brief
+        self.attr_pool = await self._collect(self.attr_words, "attraction")
+        self.rest_pool = await self._collect(self.rest_words, "restaurant")
         outs: list[Service] = []
         backs: list[Service] = []
         if b.has_origin:
             outs = services(self.world, self.lookup, b, True)
             backs = services(self.world, self.lookup, b, False)
+            self.listed = (services(self.world, self.lookup, b, True, strict=False),
+                           services(self.world, self.lookup, b, False, strict=False))
             pairs: list[tuple[Service | None, Service | None]] = list(transport_pairs(b, outs, backs))
             if not pairs:
                 raise PlanningError(f"task {b.task_id}: no outbound/return pair meets the time rules")
@@ -347,7 +361,7 @@ class TripPlanner:
         for tuning in TUNINGS:
             for go, back in pairs[:8]:
                 for hotel in hotels[:4]:
-                    got = self._attempt(go, back, hotel, tuning)
+                    got = await self._attempt(go, back, hotel, tuning)
                     if got is None:
                         continue
                     plan = self._plan_dict(got.days)
@@ -361,6 +375,6 @@ class TripPlanner:
                         log.debug("task %s: candidate failed verification: %s", b.task_id, ver.reasons)
                         continue
                     return Outcome(b, plan, got.days, go, back, outs, backs, hotel, got.poi_queries, got.around,
-                                   self._directions(got.days), ver, total, tuning.name)
+                                   self._directions(got.days), ver, total, tuning.name, listed=self.listed)
         detail = "; ".join(dict.fromkeys(self.reasons[-6:]))
         raise PlanningError(f"task {b.task_id}: no plan passed ({detail})")

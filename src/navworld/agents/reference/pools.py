@@ -1,34 +1,38 @@
 """Per-city candidate lists and *virtual* searches.
 
-The planner knows the sandbox world (oracle), so it can ask "what would ``poi_search`` /
-``around_search`` return for these arguments?" without spending the episode's tool budget:
-:class:`Searcher` calls the same sync methods the tools call, with the same argument
-normalisation. Only the searches the final plan needs are then made for real through the
-registry, so every POI the plan names was returned by a tool in the episode.
+The planner may try many searches while it plans, but an episode may spend only ten
+``poi_search`` and six ``around_search`` calls. :class:`Searcher` therefore runs candidate
+searches through the very same registry path (``call_tool`` without a budget, on the same
+world), memoised, and keeps only the POIs whose block is fully visible in the rendered,
+truncated text — exactly what a model would see. Only the searches the final plan needs are
+then made for real, with the episode's budget, so every POI the plan names is grounded.
 """
 
 from __future__ import annotations
 
+import re
 import threading
 import weakref
 from dataclasses import dataclass
 from typing import Any
 
-from navworld.core.geo import LngLat, format_lnglat, parse_lnglat
+from navworld.core.geo import LngLat, format_lnglat
 from navworld.core.models import Poi
 
-__all__ = ["AROUND_RADIUS", "CityPool", "Searcher", "city_pool", "snap"]
+__all__ = ["AROUND_RADIUS", "CityPool", "Hits", "Searcher", "base_name", "city_pool", "visible_blocks"]
 
 AROUND_RADIUS = 5000
 """Radius of the planner's around searches (metres)."""
 
 _POOLS: weakref.WeakKeyDictionary[Any, dict[str, CityPool]] = weakref.WeakKeyDictionary()
 _LOCK = threading.Lock()
+_BLOCK_RE = re.compile(r"^## \d+$", re.MULTILINE)
+_BRANCH_RE = re.compile(r"[（(][^）)]{1,20}[)）]\s*$")
 
 
-def snap(loc: LngLat) -> LngLat:
-    """A location as the tools see it after ``"lng,lat"`` formatting (6 decimals)."""
-    return parse_lnglat(format_lnglat(loc))
+def base_name(name: str) -> str:
+    """A POI name without its branch suffix (``汉庭酒店(西湖店)`` → ``汉庭酒店``)."""
+    return _BRANCH_RE.sub("", name).strip() or name
 
 
 @dataclass(frozen=True)
@@ -41,6 +45,8 @@ class CityPool:
     hotels: tuple[Poi, ...]
     by_name: dict[str, Poi]
     center: LngLat
+    shared: frozenset[str]
+    """Names whose base name (without branch suffix) another POI of the city shares."""
 
 
 def city_pool(world: Any, city: str) -> CityPool:
@@ -60,6 +66,10 @@ def city_pool(world: Any, city: str) -> CityPool:
     except Exception:  # a minimal world without a catalog: the mean POI location
         n = max(1, len(pois))
         center = (sum(p.location[0] for p in pois) / n, sum(p.location[1] for p in pois) / n)
+    groups: dict[str, set[str]] = {}
+    for p in pois:
+        groups.setdefault(base_name(p.name), set()).add(p.name)
+    shared = frozenset(n for names in groups.values() if len(names) > 1 for n in names)
     built = CityPool(
         city=city,
         attractions=tuple(p for p in pois if p.kind == "attraction"),
@@ -67,34 +77,85 @@ def city_pool(world: Any, city: str) -> CityPool:
         hotels=tuple(p for p in pois if p.kind == "hotel" and p.cost is not None),
         by_name={p.name: p for p in pois},
         center=center,
+        shared=shared,
     )
     with _LOCK:
         per_world.setdefault(city, built)
         return per_world[city]
 
 
-class Searcher:
-    """What the POI tools would return, computed without calling them (memoised)."""
+def visible_blocks(text: str) -> dict[str, str]:
+    """``name → block text`` of every POI block shown whole (with its ``opentime``) in a tool text."""
+    out: dict[str, str] = {}
+    starts = [m.start() for m in _BLOCK_RE.finditer(text)]
+    for i, s in enumerate(starts):
+        end = starts[i + 1] if i + 1 < len(starts) else len(text)
+        block = text[s:end]
+        if i + 1 == len(starts) and "…（结果已截断" in block:
+            continue  # the last block of a truncated text may be cut anywhere
+        name = ""
+        for line in block.splitlines():
+            if line.startswith("name: "):
+                name = line[6:].strip()
+                break
+        if name and ("opentime:" in block or "typecode: 15" in block):
+            out.setdefault(name, block)
+    return out
 
-    def __init__(self, world: Any, city: str) -> None:
+
+@dataclass(frozen=True)
+class Hits:
+    """The visible result of one search: POIs in rank order, with around-search distances."""
+
+    pois: tuple[Poi, ...]
+    distances: dict[str, int]
+    text: str
+
+
+class Searcher:
+    """What the POI tools return for given arguments, through the real tool path (memoised)."""
+
+    def __init__(self, world: Any, city: str, pool: CityPool) -> None:
         self.world = world
         self.city = city
-        self._poi: dict[str, tuple[Poi, ...]] = {}
-        self._around: dict[tuple[str, int, str], tuple[tuple[Poi, int], ...]] = {}
+        self.pool = pool
+        self._memo: dict[tuple[Any, ...], Hits] = {}
 
-    def poi_search(self, keyword: str) -> tuple[Poi, ...]:
-        """``poi_search(address=keyword, region=city)`` results."""
-        hit = self._poi.get(keyword)
+    async def _run(self, name: str, args: dict[str, Any]) -> Hits:
+        from navworld.tools.registry import call_tool
+
+        result = await call_tool(name, args, self.world)
+        if not result.ok or not result.data:
+            return Hits((), {}, result.text)
+        shown = visible_blocks(result.text)
+        pois: list[Poi] = []
+        dist: dict[str, int] = {}
+        for row in result.data.get("pois", []):
+            nm = str(row.get("name", ""))
+            poi = self.pool.by_name.get(nm)
+            if poi is None or nm not in shown:
+                continue
+            pois.append(poi)
+            if row.get("distance"):
+                dist[nm] = int(float(row["distance"]))
+        return Hits(tuple(pois), dist, result.text)
+
+    async def poi_search(self, keyword: str) -> Hits:
+        """``poi_search(address=keyword, region=city)``."""
+        key = ("poi", keyword)
+        hit = self._memo.get(key)
         if hit is None:
-            hit = tuple(self.world.search_pois(keyword, self.city, limit=10))
-            self._poi[keyword] = hit
+            hit = await self._run("poi_search", {"address": keyword, "region": self.city})
+            self._memo[key] = hit
         return hit
 
-    def around_search(self, loc: LngLat, keyword: str, radius: int = AROUND_RADIUS) -> tuple[tuple[Poi, int], ...]:
-        """``around_search(location, radius, keyword, region=city)`` results (POI, metres)."""
-        key = (format_lnglat(loc), radius, keyword)
-        hit = self._around.get(key)
+    async def around_search(self, loc: LngLat, keyword: str, radius: int = AROUND_RADIUS) -> Hits:
+        """``around_search(location, radius, keyword, region=city)``."""
+        where = format_lnglat(loc)
+        key = ("around", where, radius, keyword)
+        hit = self._memo.get(key)
         if hit is None:
-            hit = tuple(self.world.nearby_pois(snap(loc), radius, keyword or None, self.city, limit=10))
-            self._around[key] = hit
+            args = {"location": where, "radius": radius, "keyword": keyword, "region": self.city}
+            hit = await self._run("around_search", args)
+            self._memo[key] = hit
         return hit

@@ -32,8 +32,8 @@ def city_from_amap(name: str | None = None, adcode: str | None = None) -> City |
     code = (adcode or "").strip()
     if code.isdigit() and len(code) == 6:
         cities = catalog.all_cities()
-        for test in (lambda c: c.adcode == code, lambda c: c.adcode[:4] == code[:4]):
-            hit = next((c for c in cities if test(c)), None)
+        for digits in (6, 4):  # the city itself, then the prefecture of a district
+            hit = next((c for c in cities if c.adcode[:digits] == code[:digits]), None)
             if hit is not None:
                 return hit
         hit = next((c for c in cities if c.adcode.endswith("0000") and c.adcode[:2] == code[:2]), None)

@@ -19,6 +19,7 @@ import json
 import logging
 import os
 import tempfile
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +36,10 @@ logger = logging.getLogger(__name__)
 
 MANIFEST = "manifest.json"
 FORMAT = "navworld-snapshot/1"
+
+
+_Call = Callable[[WorldBackend], Awaitable[dict[str, Any]]]
+"""The wrapped backend call of one request (used by the recorder; ignored by the replayer)."""
 
 
 class SnapshotMiss(ToolInputError):
@@ -68,7 +73,7 @@ def _key(request: dict[str, Any]) -> str:
 
 
 def _path(root: Path, request: dict[str, Any]) -> Path:
-    return root / request["method"] / f"{_key(request)}.json"
+    return root / str(request["method"]) / f"{_key(request)}.json"
 
 
 def _write_json(path: Path, obj: Any) -> None:
@@ -87,7 +92,7 @@ def _write_json(path: Path, obj: Any) -> None:
 class _SnapshotBase:
     """The six backend methods expressed through :meth:`_serve`."""
 
-    async def _serve(self, request: dict[str, Any], call: Any) -> dict[str, Any]:
+    async def _serve(self, request: dict[str, Any], call: _Call) -> dict[str, Any]:
         raise NotImplementedError
 
     async def poi_search(self, keywords: str, city: City | None) -> dict[str, Any]:
@@ -169,7 +174,7 @@ class RecordingWorld(_SnapshotBase):
         _write_json(_path(self.directory, request), {"request": request, **entry})
         self.recorded += 1
 
-    async def _serve(self, request: dict[str, Any], call: Any) -> dict[str, Any]:
+    async def _serve(self, request: dict[str, Any], call: _Call) -> dict[str, Any]:
         try:
             data = await call(self.inner)
         except WorldError:
@@ -208,7 +213,7 @@ class ReplayWorld(_SnapshotBase):
         self.manifest = manifest
         self.served = 0
 
-    async def _serve(self, request: dict[str, Any], call: Any) -> dict[str, Any]:
+    async def _serve(self, request: dict[str, Any], call: _Call) -> dict[str, Any]:
         path = _path(self.directory, request)
         try:
             entry = json.loads(path.read_text(encoding="utf-8"))
