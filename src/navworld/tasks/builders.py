@@ -67,7 +67,8 @@ def _common_trip(gen: ProblemGenerator, r: random.Random, sk: Skeleton) -> CityF
     return gen.kg.facts(sk.destination)
 
 
-def _usable(gen: ProblemGenerator, sk: Skeleton, facts: CityFacts) -> Callable[[str], bool]:
+def _usable(sk: Skeleton, facts: CityFacts) -> Callable[[str], bool]:
+    """Whether a conflict item can be honoured at all in this city (soft items included)."""
     veg = vocab().vegetarian_cuisine
 
     def ok(item: str) -> bool:
@@ -121,7 +122,7 @@ def build_intercity(gen: ProblemGenerator, r: random.Random, sk: Skeleton) -> Sk
         sk.preference = "速度优先"
     if sk.difficulty >= 2:
         pick_constraints(r, sk, facts, r.randint(0, 1), ("不乘坐红眼航班", "公共交通优先", "避开人群"))
-    inject_conflicts(r, sk, sk.profile.constraint_conflicts, _usable(gen, sk, facts))
+    inject_conflicts(r, sk, sk.profile.constraint_conflicts, _usable(sk, facts))
     if sk.profile.time_pressure:
         sk.hard.arrival_before = r.choice(PRESSURE_ARRIVALS)
     elif r.random() < 0.75:
@@ -138,7 +139,7 @@ def build_multiday(gen: ProblemGenerator, r: random.Random, sk: Skeleton) -> Ske
     prof = profile(sk.destination)
     sk.interests = pick_interests(r, prof, sk.group_type, r.randint(3, 5))
     pick_constraints(r, sk, facts, r.randint(0, min(sk.difficulty, 2)))
-    inject_conflicts(r, sk, sk.profile.constraint_conflicts, _usable(gen, sk, facts))
+    inject_conflicts(r, sk, sk.profile.constraint_conflicts, _usable(sk, facts))
     _maybe_landmark(r, sk, facts, 0.5)
     _maybe_local_cuisine(r, sk, facts, 0.4)
     if sk.group_type == "family" and r.random() < 0.3:
@@ -162,7 +163,7 @@ def build_hybrid(gen: ProblemGenerator, r: random.Random, sk: Skeleton) -> Skele
         choice = r.choice(options) if options else None
         if choice and not any(contradicts(choice, i) for i in sk.all_items()):
             sk.preference = choice
-    inject_conflicts(r, sk, sk.profile.constraint_conflicts, _usable(gen, sk, facts))
+    inject_conflicts(r, sk, sk.profile.constraint_conflicts, _usable(sk, facts))
     if sk.profile.time_pressure:
         sk.hard.arrival_before = r.choice(("10:00", "12:00"))
     _maybe_mode(r, sk, 0.25)
@@ -185,7 +186,7 @@ def build_single_poi(gen: ProblemGenerator, r: random.Random, sk: Skeleton) -> S
     sk.interests = pick_interests(r, prof, sk.group_type, 1, pool=focus or None)
     if sk.difficulty >= 2:
         pick_constraints(r, sk, facts, r.randint(0, 1), ("避开人群", "无障碍通道", "轻松休闲"))
-    inject_conflicts(r, sk, sk.profile.constraint_conflicts, _usable(gen, sk, facts))
+    inject_conflicts(r, sk, sk.profile.constraint_conflicts, _usable(sk, facts))
     sk.hard.must_visit = [sk.landmark]
     if sk.profile.time_pressure:
         sk.hard.finish_by = _landmark_finish(facts, sk.landmark, r.choice(("17:00", "18:00")))
@@ -225,7 +226,7 @@ def build_food_tour(gen: ProblemGenerator, r: random.Random, sk: Skeleton) -> Sk
     sk.interests = pick_interests(r, prof, sk.group_type, 1 + n_extra, first=("美食探店",), pool=["美食探店", *extras])
     if r.random() < 0.3:
         pick_constraints(r, sk, facts, 1)
-    inject_conflicts(r, sk, sk.profile.constraint_conflicts, _usable(gen, sk, facts))
+    inject_conflicts(r, sk, sk.profile.constraint_conflicts, _usable(sk, facts))
     _finish_by(r, sk)
     return sk
 
@@ -241,7 +242,7 @@ def build_business(gen: ProblemGenerator, r: random.Random, sk: Skeleton) -> Ske
         pick_constraints(r, sk, facts, 1, ("不乘坐红眼航班", "公共交通优先"))
     if sk.profile.time_pressure and not any(contradicts("速度优先", i) for i in sk.all_items()):
         sk.preference = "速度优先"
-    inject_conflicts(r, sk, sk.profile.constraint_conflicts, _usable(gen, sk, facts))
+    inject_conflicts(r, sk, sk.profile.constraint_conflicts, _usable(sk, facts))
     if sk.profile.time_pressure:
         sk.hard.arrival_before = r.choice(PRESSURE_ARRIVALS)
     elif r.random() < 0.5:
@@ -269,7 +270,7 @@ def build_family_study(gen: ProblemGenerator, r: random.Random, sk: Skeleton) ->
         pick_constraints(r, sk, facts, 1)
     if r.random() < 0.4:
         sk.notes["family_hotel"] = True
-    inject_conflicts(r, sk, sk.profile.constraint_conflicts, _usable(gen, sk, facts))
+    inject_conflicts(r, sk, sk.profile.constraint_conflicts, _usable(sk, facts))
     _maybe_landmark(r, sk, facts, 0.4)
     _finish_by(r, sk)
     return sk

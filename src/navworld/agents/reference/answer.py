@@ -63,7 +63,8 @@ def collect_evidence(outcome: Outcome, steps: list[list[Call]], results: dict[st
                 for day in parse_weather(text):
                     ev.weather.setdefault(day.date, day)
             elif call.name == "around_search":
-                _loc, word, label = next(centres)
+                centre = next(centres)
+                word, label = centre.keyword, centre.label
                 dist: dict[str, int] = {}
                 if res is not None and res.ok and res.data:
                     shown = visible_blocks(text)
@@ -139,8 +140,8 @@ class _Writer:
         b = self.b
         origin = self.t("intro_origin", origin=self.city(b.origin)) if b.has_origin else ""
         self.add(self.t("title", dest=self.city(b.dest), days=b.days), "")
-        self.add(self.t("intro", people=b.people, dest=self.city(b.dest), days=b.days, start=b.dates[0], end=b.dates[-1],
-                        origin_part=origin))
+        when = b.dates[0] if b.days == 1 else self.t("date_range", start=b.dates[0], end=b.dates[-1])
+        self.add(self.t("intro", people=b.people, dest=self.city(b.dest), days=b.days, when=when, origin_part=origin))
         if b.budget is not None:
             self.add(self.t("intro_budget", budget=_money(b.budget), total=_money(self.o.total)))
         self.blank()
@@ -428,15 +429,29 @@ class _Writer:
             self.add(self.t("chk_per_day", n=b.max_attractions_per_day))
         if b.finish_by is not None:
             self.add(self.t("chk_finish", t=format_minutes(b.finish_by)))
+        for c in self.problem.conflicts:
+            self.add("- " + self._conflict(c.label, display(c.first, self.lang), display(c.second, self.lang)))
+        self.blank()
+
+    def _conflict(self, label: str, a: str, b: str) -> str:
+        o, t = self.o, CONFLICTS[self.lang]
         legs = [leg for day in o.days for s in day for leg in s.legs]
         counts = {m: sum(1 for leg in legs if leg.mode == m) for m in ("taxi", "transit", "walk")}
-        table = CONFLICTS[self.lang]
-        for c in self.problem.conflicts:
-            tpl = table.get(c.label, table["default"])
-            note = table["taxi_note"].format(n=counts["taxi"]) if counts["taxi"] else ""
-            self.add("- " + tpl.format(a=display(c.first, self.lang), b=display(c.second, self.lang), total=_money(o.total),
-                                       taxi_note=note, legs=len(legs), **counts))
-        self.blank()
+        comfort = t["comfort_hotel"].format(hotel=o.hotel.name, rating=f"{o.hotel.rating:.1f}") if o.hotel else ""
+        comfort += t["comfort_taxi"].format(n=counts["taxi"]) if counts["taxi"] else t["comfort_no_taxi"]
+        transport = t["transport"].format(go=o.go.number, back=o.back.number) if o.go and o.back else ""
+        moves = t["moves"].format(legs=len(legs), **counts)
+        sights = [s.name for day in o.days for s in day if s.kind == "attraction" and s.name in self._landmarks()]
+        names = self.P["join"].join(f"「{n}」" for n in sights[:3])
+        landmarks = t["landmarks"].format(names=names) if sights else t["no_landmarks"]
+        meals = [s for day in o.days for s in day if s.kind in ("breakfast", "lunch", "dinner")]
+        veg = [s.name for s in meals if s.place and s.place.poi and s.place.poi.cuisine == "素食"]
+        veg_text = t["veg"].format(n=len(veg), names=self.P["join"].join(f"「{n}」" for n in veg) or self.P["none"],
+                                   k=len({s.name for s in meals}) - len(set(veg)))
+        per_day = max((sum(1 for s in day if s.kind == "attraction") for day in o.days), default=0)
+        tpl = t.get(label, t["default"])
+        return tpl.format(a=a, b=b, total=_money(o.total), comfort=comfort, transport=transport, moves=moves,
+                          landmarks=landmarks, veg=veg_text, per_day=per_day)
 
     def extras(self) -> None:
         """Type-specific sections (business, family study, food tour, single sight)."""
@@ -467,7 +482,9 @@ class _Writer:
             self.blank()
         if b.problem_type in ("single_poi", "intercity") and sights:
             finish = "tour_finish_home" if b.has_origin else "tour_finish_end"
-            rest = self.P["join"].join(f"「{s.name}」" for s in (sights[1:] + meals)[:4]) or self.P["none"]
+            order = [s for d in o.days for s in d if s.kind in ("attraction", "lunch", "dinner") and s.place]
+            after = order[order.index(sights[0]) + 1:]
+            rest = self.P["join"].join(f"「{s.name}」" for s in after[:5]) or self.P["none"]
             self.add(self.t("tour", first=sights[0].name, rest=rest, finish=self.t(finish)))
             self.blank()
 

@@ -73,6 +73,7 @@ class Brief:
     food_theme: str
     study_theme: str
     purpose: str
+    budget_level: str = "economy"
 
     @property
     def has_origin(self) -> bool:
@@ -155,5 +156,6 @@ def read_brief(problem: Problem) -> Brief:
         food_theme=str(ex.get("food_theme") or ""),
         study_theme=str(ex.get("study_theme") or ""),
         purpose=str(ex.get("purpose") or ""),
+        budget_level=str(problem.budget_level or "economy"),
     )
 

@@ -24,7 +24,6 @@ from navworld.core.models import ToolResult
 
 from navworld.agents.reference.model import PLAN_MODES
 from navworld.agents.reference.planner import Outcome
-from navworld.agents.reference.pools import AROUND_RADIUS
 
 __all__ = ["Call", "call_id", "execute_schedule", "schedule"]
 
@@ -73,8 +72,8 @@ def schedule(outcome: Outcome) -> list[list[Call]]:
     steps.append(first)
     steps.append([("poi_search", {"address": word, "region": b.dest}) for word in outcome.poi_queries])
     steps.append([
-        ("around_search", {"location": format_lnglat(loc), "radius": AROUND_RADIUS, "keyword": word, "region": b.dest})
-        for loc, word, _label in outcome.around_queries
+        ("around_search", {"location": format_lnglat(a.loc), "radius": a.radius, "keyword": a.keyword, "region": b.dest})
+        for a in outcome.around_queries
     ])
     steps.append([
         ("direction", {"origin": format_lnglat(leg.route.origin), "destination": format_lnglat(leg.route.destination),

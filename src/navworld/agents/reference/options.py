@@ -22,6 +22,8 @@ from navworld.agents.reference.pools import CityPool, Searcher
 
 __all__ = [
     "Service",
+    "upgrade_options",
+    "wanted_stars",
     "attraction_keywords",
     "attraction_values",
     "hotel_options",
@@ -155,19 +157,54 @@ def transport_pairs(brief: Brief, outs: list[Service], backs: list[Service], lim
     return [(g, b) for _, _, g, b in pairs[:limit]]
 
 
+STARS_BY_LEVEL = {"budget": 2, "economy": 2, "comfort": 3, "luxury": 4}
+KM_NIGHT_COST = 25.0
+"""How much (CNY per km from the day's sights, per room-night) a remote hotel is worth less."""
+
+
+def wanted_stars(brief: Brief) -> int:
+    """The hotel class the traveller's budget level and preferences ask for."""
+    stars = STARS_BY_LEVEL.get(brief.budget_level, 2)
+    comfort, thrift = brief.prefers("hotel_price"), brief.prefers("total_cost")
+    if comfort and not thrift:
+        stars += 1
+    elif thrift and not comfort:
+        stars -= 1
+    return max(2, min(5, stars))
+
+
+def _suitable(pool: CityPool, brief: Brief) -> list[Poi]:
+    wanted = set(brief.hotel_features)
+    return [
+        h for h in pool.hotels
+        if wanted <= set(h.features) and (brief.max_hotel_price is None or (h.cost or 0.0) <= brief.max_hotel_price)
+    ]
+
+
+def upgrade_options(pool: CityPool, brief: Brief, focus: LngLat, current: Poi, limit: int = 3) -> list[Poi]:
+    """Better hotels of the wanted class (closest class first, then nearer and cheaper)."""
+    stars = wanted_stars(brief)
+    if current.stars >= stars:
+        return []
+    scored = []
+    for h in _suitable(pool, brief):
+        if h.stars <= current.stars or h.name == current.name:
+            continue
+        rooms = math.ceil(brief.people / max(1, h.beds or 1))
+        km = haversine_km(h.location, focus)
+        scored.append((abs(h.stars - stars), (h.cost or 0.0) * rooms + km * KM_NIGHT_COST * rooms, h.name, h))
+    scored.sort(key=lambda x: (x[0], x[1], x[2]))
+    return [h for *_, h in scored[:limit]]
+
+
 def hotel_options(pool: CityPool, brief: Brief, focus: LngLat, limit: int = 5) -> list[Poi]:
     """Suitable hotels (features, price cap), cheapest for the group first, near ``focus`` preferred."""
-    wanted = set(brief.hotel_features)
     scored: list[tuple[float, str, Poi]] = []
-    for h in pool.hotels:
-        if not wanted <= set(h.features):
-            continue
-        if brief.max_hotel_price is not None and (h.cost or 0.0) > brief.max_hotel_price:
-            continue
+    for h in _suitable(pool, brief):
         rooms = math.ceil(brief.people / max(1, h.beds or 1))
         night = (h.cost or 0.0) * rooms
         km = haversine_km(h.location, focus)
-        scored.append((night * brief.nights + km * 12.0 * brief.nights * rooms, h.name, h))
+        scored.append((night * brief.nights + km * KM_NIGHT_COST * brief.nights * rooms, h.name, h))
     scored.sort(key=lambda x: (x[0], x[1]))
     return [h for _, _, h in scored[:limit]]
 

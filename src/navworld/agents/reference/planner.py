@@ -12,6 +12,7 @@ check and every constraint program); otherwise the search moves on.
 from __future__ import annotations
 
 import logging
+import math
 import statistics
 from dataclasses import dataclass, field
 from typing import Any
@@ -35,8 +36,9 @@ from navworld.agents.reference.options import (
     restaurant_keywords,
     services,
     transport_pairs,
+    upgrade_options,
 )
-from navworld.agents.reference.pools import CityPool, Searcher, city_pool
+from navworld.agents.reference.pools import Around, CityPool, Searcher, city_pool
 
 __all__ = ["Outcome", "PlanningError", "TripPlanner", "Tuning"]
 
@@ -45,6 +47,8 @@ log = logging.getLogger(__name__)
 MAX_POI_SEARCHES = 10
 MAX_AROUND = 6
 MAX_DIRECTIONS = 10
+UPGRADE_SHARE = 0.5
+"""A better hotel may use at most this share of the budget left over by the cheapest plan."""
 DAY_START = 8 * 60
 HOTEL_LATEST = 23 * 60 + 30
 DAY_END = 21 * 60 + 30
@@ -85,8 +89,8 @@ class Outcome:
     backs: list[Service]
     hotel: Poi | None
     poi_queries: list[str]
-    around_queries: list[tuple[LngLat, str, str]]
-    """(centre, keyword, the place the centre is) of each around_search."""
+    around_queries: list[Around]
+    """The around searches, in call order."""
     directions: list[Leg]
     verification: Verification
     total: float
@@ -101,7 +105,7 @@ class _Attempt:
     days: list[list[Stop]]
     state: TripState
     poi_queries: list[str]
-    around: list[tuple[LngLat, str, str]]
+    around: list[Around]
 
 
 class TripPlanner:
@@ -228,7 +232,7 @@ class TripPlanner:
             return None
         return days, state
 
-    async def _centres(self, days: list[list[Stop]], hotel: Poi | None) -> list[tuple[LngLat, str, str]]:
+    async def _centres(self, days: list[list[Stop]], hotel: Poi | None) -> list[Around]:
         """Around-search centres covering as many first-pass restaurants as possible."""
         meals = [s.place.poi for day in days for s in day
                  if s.kind in ("breakfast", "lunch", "dinner") and s.place is not None and s.place.poi is not None]
@@ -239,30 +243,30 @@ class TripPlanner:
         cands += [(p.location, p.name) for p in meals if p.name in missing]
         cands = list(dict.fromkeys(cands))
         extra = 1 if self.brief.problem_type == "single_poi" and self.must else 0
-        chosen: list[tuple[LngLat, str, str]] = []
+        chosen: list[Around] = []
         covered: set[str] = set()
         while len(chosen) < MAX_AROUND - extra and cands:
-            best: tuple[LngLat, str] | None = None
+            best: Around | None = None
             best_gain = 0
             for loc, label in cands:
-                got = {p.name for p in (await self.searcher.around_search(loc, "餐厅")).pois}
-                gain = len((got & missing) - covered)
+                around, hits = await self.searcher.around_wide(loc, "餐厅", label, 5)
+                gain = len(({p.name for p in hits.pois} & missing) - covered)
                 if hotel is not None and label == hotel.name and not chosen:
                     gain += 1  # the hotel's neighbourhood serves breakfasts and late dinners
                 if gain > best_gain:
-                    best, best_gain = (loc, label), gain
+                    best, best_gain = around, gain
             if best is None:
                 break
-            chosen.append((best[0], "餐厅", best[1]))
-            covered |= {p.name for p in (await self.searcher.around_search(best[0], "餐厅")).pois}
-            cands.remove(best)
+            chosen.append(best)
+            covered |= {p.name for p in (await self.searcher.around_search(best.loc, best.keyword, best.radius)).pois}
+            cands.remove((best.loc, best.label))
         if not chosen:
             sights = [s.place for day in days for s in day if s.kind == "attraction" and s.place is not None]
             anchor = sights[0] if sights else (Place.of(meals[0]) if meals else None)
             if anchor is not None:
-                chosen.append((anchor.loc, "餐厅", anchor.name))
+                chosen.append((await self.searcher.around_wide(anchor.loc, "餐厅", anchor.name, 5))[0])
         if extra:
-            chosen.append((self.must[0].location, "景点", self.must[0].name))
+            chosen.append((await self.searcher.around_wide(self.must[0].location, "景点", self.must[0].name, 3))[0])
         return chosen
 
     def _meal_cap(self, tuning: Tuning) -> float | None:
@@ -291,8 +295,8 @@ class TripPlanner:
             return None
         around = await self._centres(first[0], hotel)
         restaurants: dict[str, Poi] = {p.name: p for p in self.rest_pool}
-        for loc, word, _ in around:
-            for p in (await self.searcher.around_search(loc, word)).pois:
+        for a in around:
+            for p in (await self.searcher.around_search(a.loc, a.keyword, a.radius)).pois:
                 if p.kind == "restaurant" and p.cost is not None:
                     restaurants.setdefault(p.name, p)
         ctx.restaurants = list(restaurants.values())
@@ -336,6 +340,32 @@ class TripPlanner:
         chosen.sort(key=lambda g: order.get(id(g), 0))
         return chosen
 
+    async def _upgrade(self, found: Outcome, values: dict[str, float], tuning: Tuning) -> Outcome | None:
+        """A hotel of the class the budget level asks for, when the budget leaves room for it."""
+        b, hotel = self.brief, found.hotel
+        if hotel is None or b.budget is None:
+            return None
+        room = (b.budget - found.total) * UPGRADE_SHARE
+        rooms = math.ceil(b.people / max(1, hotel.beds or 1))
+        base = (hotel.cost or 0.0) * rooms * b.nights
+        for h in upgrade_options(self.pool, b, self._focus(values), hotel):
+            extra = (h.cost or 0.0) * math.ceil(b.people / max(1, h.beds or 1)) * b.nights - base
+            if extra > room:
+                continue
+            got = await self._attempt(found.go, found.back, h, tuning)
+            if got is None:
+                continue
+            total = self._total(got.days)
+            if total > b.budget * UPGRADE_SHARE + found.total * (1 - UPGRADE_SHARE):
+                continue
+            plan = self._plan_dict(got.days)
+            ver = verify_plan(plan, self.problem, self.world, None)
+            if ver.final_pass:
+                return Outcome(b, plan, got.days, found.go, found.back, found.outs, found.backs, h, got.poi_queries,
+                               got.around, self._directions(got.days), ver, total, tuning.name + "+hotel",
+                               listed=self.listed)
+        return None
+
     # ------------------------------------------------------------------------------ public
     async def plan(self) -> Outcome:
         """The first verified plan of the search (raises :class:`PlanningError` when none)."""
@@ -374,7 +404,12 @@ class TripPlanner:
                         self.reasons.append(f"{tuning.name}: verification failed {ver.failed_checks} {ver.logic_results}")
                         log.debug("task %s: candidate failed verification: %s", b.task_id, ver.reasons)
                         continue
-                    return Outcome(b, plan, got.days, go, back, outs, backs, hotel, got.poi_queries, got.around,
-                                   self._directions(got.days), ver, total, tuning.name, listed=self.listed)
+                    found = Outcome(b, plan, got.days, go, back, outs, backs, hotel, got.poi_queries, got.around,
+                                    self._directions(got.days), ver, total, tuning.name, listed=self.listed)
+                    if hotel is not None and tuning.name == "normal":
+                        better = await self._upgrade(found, values, tuning)
+                        if better is not None:
+                            return better
+                    return found
         detail = "; ".join(dict.fromkeys(self.reasons[-6:]))
         raise PlanningError(f"task {b.task_id}: no plan passed ({detail})")

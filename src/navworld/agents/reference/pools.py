@@ -19,10 +19,12 @@ from typing import Any
 from navworld.core.geo import LngLat, format_lnglat
 from navworld.core.models import Poi
 
-__all__ = ["AROUND_RADIUS", "CityPool", "Hits", "Searcher", "base_name", "city_pool", "visible_blocks"]
+__all__ = ["AROUND_RADIUS", "RADII", "Around", "CityPool", "Hits", "Searcher", "base_name", "city_pool", "visible_blocks"]
 
 AROUND_RADIUS = 5000
-"""Radius of the planner's around searches (metres)."""
+"""Default radius of the planner's around searches (metres)."""
+RADII = (5000, 10000, 20000, 50000)
+"""Radii tried, smallest first, until an around search shows enough places."""
 
 _POOLS: weakref.WeakKeyDictionary[Any, dict[str, CityPool]] = weakref.WeakKeyDictionary()
 _LOCK = threading.Lock()
@@ -104,6 +106,16 @@ def visible_blocks(text: str) -> dict[str, str]:
 
 
 @dataclass(frozen=True)
+class Around:
+    """One planned around search: centre, keyword, radius and the name of the place at the centre."""
+
+    loc: LngLat
+    keyword: str
+    label: str
+    radius: int = AROUND_RADIUS
+
+
+@dataclass(frozen=True)
 class Hits:
     """The visible result of one search: POIs in rank order, with around-search distances."""
 
@@ -159,3 +171,11 @@ class Searcher:
             hit = await self._run("around_search", args)
             self._memo[key] = hit
         return hit
+
+    async def around_wide(self, loc: LngLat, keyword: str, label: str, enough: int) -> tuple[Around, Hits]:
+        """The smallest radius of :data:`RADII` whose search shows ``enough`` places (else the widest)."""
+        for radius in RADII:
+            hits = await self.around_search(loc, keyword, radius)
+            if len([p for p in hits.pois if p.name != label]) >= enough:
+                break
+        return Around(loc, keyword, label, radius), hits
