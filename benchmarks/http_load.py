@@ -1,7 +1,8 @@
 """Load benchmark of the episode API: HTTP server under concurrent episodes, and in-process overhead.
 
 1. Starts ``navworld serve`` in a subprocess on 127.0.0.1 (a free port) and drives it with
-   ``--concurrency`` (default 32) concurrent episodes from this process (``httpx2``), each a
+   ``--concurrency`` (default 32) concurrent episodes from this process (one keep-alive
+   connection each, through a minimal HTTP/1.1 client so the driver stays cheap), each a
    reset, ``--tool-steps`` tool steps on the sandbox world and a final answer (scored). Prints
    steps/s, p50/p99 latency of ``POST /step`` (tool steps and final steps separately) and errors.
    Bounded by ``--episodes`` and ``--max-seconds``.
@@ -102,6 +103,49 @@ def cpu_seconds(pid: int) -> float:
         return 0.0
 
 
+class RawConnection:
+    """A minimal keep-alive HTTP/1.1 JSON client on asyncio streams.
+
+    The load driver shares the machine with the server, so it must be cheap: this costs a
+    fraction of a full HTTP client per request, leaving the CPU to the server being measured.
+    """
+
+    def __init__(self, host: str, port: int) -> None:
+        self.host, self.port = host, port
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+
+    async def post(self, path: str, body: Any) -> tuple[int, Any, str]:
+        """POST JSON; return (status, parsed JSON or None, raw text)."""
+        if self.writer is None or self.writer.is_closing():
+            self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
+        assert self.reader is not None
+        payload = json.dumps(body, ensure_ascii=False).encode()
+        head = (
+            f"POST {path} HTTP/1.1\r\nHost: {self.host}:{self.port}\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {len(payload)}\r\n\r\n"
+        ).encode()
+        self.writer.write(head + payload)
+        raw_head = await self.reader.readuntil(b"\r\n\r\n")
+        lines = raw_head.decode("latin-1").split("\r\n")
+        status = int(lines[0].split()[1])
+        length = 0
+        for line in lines[1:]:
+            name, _, value = line.partition(":")
+            if name.lower() == "content-length":
+                length = int(value.strip())
+        text = (await self.reader.readexactly(length)).decode()
+        try:
+            return status, json.loads(text), text
+        except ValueError:
+            return status, None, text
+
+    async def close(self) -> None:
+        """Close the connection."""
+        if self.writer is not None:
+            self.writer.close()
+
+
 class Stats:
     """Latencies and errors collected by the load driver."""
 
@@ -113,33 +157,32 @@ class Stats:
         self.episodes = 0
 
 
-async def play_episode(client: httpx2.AsyncClient, task_id: int, tool_steps: int, stats: Stats) -> None:
+async def play_episode(conn: RawConnection, task_id: int, tool_steps: int, stats: Stats) -> None:
     """reset → tool steps → final answer, recording latencies; failures go to ``stats.errors``."""
     t0 = time.perf_counter()
-    r = await client.post("/reset", json={"task_id": task_id})
+    status, opened, text = await conn.post("/reset", {"task_id": task_id})
     stats.reset_latency.append(time.perf_counter() - t0)
-    if r.status_code != 200:
-        stats.errors.append(f"reset {r.status_code}: {r.text[:200]}")
+    if status != 200:
+        stats.errors.append(f"reset {status}: {text[:200]}")
         return
-    opened = r.json()
     eid = opened["episode_id"]
     dest = opened["info"]["problem"]["destination_city"]
     coords: list[str] = []
     for step in range(1, tool_steps + 1):
         body = {"episode_id": eid, "action": "", "tool_calls": tool_plan(dest, step, coords)}
         t0 = time.perf_counter()
-        r = await client.post("/step", json=body)
+        status, result, text = await conn.post("/step", body)
         stats.tool_latency.append(time.perf_counter() - t0)
-        if r.status_code != 200:
-            stats.errors.append(f"step {r.status_code}: {r.text[:200]}")
+        if status != 200:
+            stats.errors.append(f"step {status}: {text[:200]}")
             return
-        for msg in r.json()["observation"]:
+        for msg in result["observation"]:
             coords += [f"{a},{b}" for a, b in LNGLAT.findall(str(msg.get("content", "")))][:4]
     t0 = time.perf_counter()
-    r = await client.post("/step", json={"episode_id": eid, "action": ANSWER})
+    status, result, text = await conn.post("/step", {"episode_id": eid, "action": ANSWER})
     stats.final_latency.append(time.perf_counter() - t0)
-    if r.status_code != 200 or not r.json().get("done"):
-        stats.errors.append(f"final {r.status_code}: {r.text[:200]}")
+    if status != 200 or not result.get("done"):
+        stats.errors.append(f"final {status}: {text[:200]}")
         return
     stats.episodes += 1
 
@@ -149,36 +192,43 @@ async def http_load(ns: argparse.Namespace) -> dict[str, Any]:
     port = free_port()
     proc = start_server(port, ns.salt)
     stats = Stats()
-    limits = httpx2.Limits(max_connections=ns.concurrency, max_keepalive_connections=ns.concurrency)
+    conns = [RawConnection("127.0.0.1", port) for _ in range(ns.concurrency)]
     try:
-        async with httpx2.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=60, limits=limits) as client:
+        async with httpx2.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=60) as client:
             await wait_healthy(client, proc)
             # Warm-up: the first use of a destination city builds its POIs on the server.
             warm = Stats()
-            await asyncio.gather(*(play_episode(client, t, 1, warm) for t in range(min(ns.episodes, ns.task_range))))
+            tasks = list(range(min(ns.episodes, ns.task_range)))
+            for start in range(0, len(tasks), ns.concurrency):
+                chunk = tasks[start : start + ns.concurrency]
+                await asyncio.gather(*(play_episode(conns[i], t, 1, warm) for i, t in enumerate(chunk)))
             queue: asyncio.Queue[int] = asyncio.Queue()
             for i in range(ns.episodes):
                 queue.put_nowait(i % ns.task_range)
             deadline = time.monotonic() + ns.max_seconds
 
-            async def worker() -> None:
+            async def worker(conn: RawConnection) -> None:
                 while time.monotonic() < deadline:
                     try:
                         task_id = queue.get_nowait()
                     except asyncio.QueueEmpty:
                         return
                     try:
-                        await play_episode(client, task_id, ns.tool_steps, stats)
+                        await play_episode(conn, task_id, ns.tool_steps, stats)
                     except Exception as exc:  # counted, never fatal
                         stats.errors.append(f"{type(exc).__name__}: {exc}")
+                        await conn.close()
+                        conn.writer = None
 
             started = time.perf_counter()
             server_cpu0, client_cpu0 = cpu_seconds(proc.pid), time.process_time()
-            await asyncio.gather(*(worker() for _ in range(ns.concurrency)))
+            await asyncio.gather(*(worker(conn) for conn in conns))
             wall = time.perf_counter() - started
             server_cpu = cpu_seconds(proc.pid) - server_cpu0
             client_cpu = time.process_time() - client_cpu0
             live = (await client.get("/health")).json()["live_episodes"]
+            for conn in conns:
+                await conn.close()
     finally:
         proc.terminate()
         try:

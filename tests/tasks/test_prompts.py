@@ -52,7 +52,7 @@ def test_prompt_shape(pairs: list[tuple[Problem, Problem]]) -> None:
         for p in (pz, pe):
             lines = p.prompt.splitlines()
             start = lines.index(asks[p.lang])
-            items = [ln for ln in lines[start + 1 : -1]]
+            items = list(lines[start + 1 : -2])  # closing line and task marker follow the requests
             assert [int(ln.split(".")[0]) for ln in items] == list(range(1, len(items) + 1))
             assert len(items) in (4, 5)
             assert "JSON" in lines[-1]
@@ -99,3 +99,10 @@ def test_system_prompt_names_tools_rules_and_format(lang: str) -> None:
                  "walk", "transit", "taxi", "bicycling", "FlightID", "TrainID", "tickets", "rooms"):
         assert word in text
     assert ("不得编造" if lang == "zh" else "never invent") in text
+
+
+def test_prompt_ends_with_task_marker(pairs: list[tuple[Problem, Problem]]) -> None:
+    """The last prompt line names the task, so an OpenAI-protocol agent can identify it."""
+    for pz, pe in pairs:
+        assert pz.prompt.splitlines()[-1] == f"任务编号：T{pz.task_id}"
+        assert pe.prompt.splitlines()[-1] == f"Task ID: T{pe.task_id}"

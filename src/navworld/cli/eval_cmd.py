@@ -22,7 +22,7 @@ except ImportError:  # pragma: no cover - older typer on the click package
     from click.exceptions import UsageError as _UsageError  # type: ignore[assignment]
 
 from navworld.cli.app import app, bad_args, print_json
-from navworld.core.errors import ConfigError
+from navworld.core.errors import ConfigError, TaskError
 
 __all__ = ["OneLineErrorCommand", "build_config", "eval_command"]
 
@@ -207,61 +207,101 @@ def _plain_line(summary: dict[str, Any]) -> str:
 @app.command("eval", cls=OneLineErrorCommand)
 def eval_command(
     tasks: str = typer.Option(
-        None, "--tasks", envvar="NAVWORLD_TASKS", help="Task ids: A:B (half-open), comma list, @file."
+        None,
+        "--tasks",
+        metavar="SPEC",
+        envvar="NAVWORLD_TASKS",
+        help="Task ids: A:B (half-open), comma list, @file.",
     ),
-    agent: str = typer.Option(None, "--agent", envvar="NAVWORLD_AGENT", help="reference (default) or model."),
+    agent: str = typer.Option(
+        None, "--agent", metavar="NAME", envvar="NAVWORLD_AGENT", help="reference (default) or model."
+    ),
     model: str = typer.Option(
-        None, "--model", envvar="NAVWORLD_MODEL", help="Model name (OpenAI-compatible)."
+        None, "--model", metavar="M", envvar="NAVWORLD_MODEL", help="Model name (OpenAI-compatible)."
     ),
     base_url: str = typer.Option(
-        None, "--base-url", envvar="NAVWORLD_BASE_URL", help="Model endpoint base URL."
+        None, "--base-url", metavar="URL", envvar="NAVWORLD_BASE_URL", help="Model endpoint base URL."
     ),
     api_key_env: str = typer.Option(
         None,
         "--api-key-env",
+        metavar="VAR",
         envvar="NAVWORLD_API_KEY_ENV",
         help="Env var holding the API key (default NAVWORLD_API_KEY, OPENAI_API_KEY).",
     ),
     concurrency: str = typer.Option(
-        None, "--concurrency", envvar="NAVWORLD_CONCURRENCY", help="Episodes in flight (default 4)."
+        None,
+        "--concurrency",
+        metavar="N",
+        envvar="NAVWORLD_CONCURRENCY",
+        help="Episodes in flight (default 4).",
     ),
-    epochs: str = typer.Option(None, "--epochs", envvar="NAVWORLD_EPOCHS", help="Runs per task (default 1)."),
+    epochs: str = typer.Option(
+        None, "--epochs", metavar="K", envvar="NAVWORLD_EPOCHS", help="Runs per task (default 1)."
+    ),
     workers: str = typer.Option(
         None,
         "--workers",
+        metavar="N",
         envvar="NAVWORLD_WORKERS",
         help="Local worker processes for CPU-bound agents (default 1).",
     ),
     out: str = typer.Option(
-        None, "--out", envvar="NAVWORLD_OUT", help="Run directory (default runs/<UTC timestamp>)."
+        None,
+        "--out",
+        metavar="DIR",
+        envvar="NAVWORLD_OUT",
+        help="Run directory (default runs/<UTC timestamp>).",
     ),
     salt: str = typer.Option(
-        None, "--salt", envvar="NAVWORLD_SALT", help="World salt (default: UTC week epoch)."
+        None, "--salt", metavar="S", envvar="NAVWORLD_SALT", help="World salt (default: UTC week epoch)."
     ),
     judge_model: str = typer.Option(
-        None, "--judge-model", envvar="NAVWORLD_JUDGE_MODEL", help="Judge model(s), comma-separated."
+        None,
+        "--judge-model",
+        metavar="M[,M2]",
+        envvar="NAVWORLD_JUDGE_MODEL",
+        help="Judge model(s), comma-separated.",
     ),
     judge_base_url: str = typer.Option(
-        None, "--judge-base-url", envvar="NAVWORLD_JUDGE_BASE_URL", help="Judge endpoint."
+        None, "--judge-base-url", metavar="URL", envvar="NAVWORLD_JUDGE_BASE_URL", help="Judge endpoint."
     ),
     judge_api_key_env: str = typer.Option(
-        None, "--judge-api-key-env", envvar="NAVWORLD_JUDGE_API_KEY_ENV", help="Env var of the judge key."
+        None,
+        "--judge-api-key-env",
+        metavar="VAR",
+        envvar="NAVWORLD_JUDGE_API_KEY_ENV",
+        help="Env var of the judge key.",
     ),
     world: str = typer.Option(
-        None, "--world", envvar="NAVWORLD_WORLD", help="sandbox (default), amap, record:DIR, replay:DIR."
+        None,
+        "--world",
+        metavar="W",
+        envvar="NAVWORLD_WORLD",
+        help="sandbox (default), amap, record:DIR, replay:DIR.",
     ),
-    backend: str = typer.Option(None, "--backend", envvar="NAVWORLD_BACKEND", help="local (default) or ray."),
+    backend: str = typer.Option(
+        None, "--backend", metavar="local|ray", envvar="NAVWORLD_BACKEND", help="local (default) or ray."
+    ),
     ray_address: str = typer.Option(
-        None, "--ray-address", envvar="NAVWORLD_RAY_ADDRESS", help="Join this Ray cluster."
+        None, "--ray-address", metavar="ADDR", envvar="NAVWORLD_RAY_ADDRESS", help="Join this Ray cluster."
     ),
     lang: str = typer.Option(
-        None, "--lang", envvar="NAVWORLD_LANG", help="Prompt language: zh (default) or en."
+        None, "--lang", metavar="zh|en", envvar="NAVWORLD_LANG", help="Prompt language: zh (default) or en."
     ),
     temperature: str = typer.Option(
-        None, "--temperature", envvar="NAVWORLD_TEMPERATURE", help="Model temperature (default 0.7)."
+        None,
+        "--temperature",
+        metavar="T",
+        envvar="NAVWORLD_TEMPERATURE",
+        help="Model temperature (default 0.7).",
     ),
     timeout: str = typer.Option(
-        None, "--timeout", envvar="NAVWORLD_TIMEOUT", help="Episode timeout in seconds (default 300)."
+        None,
+        "--timeout",
+        metavar="SECONDS",
+        envvar="NAVWORLD_TIMEOUT",
+        help="Episode timeout in seconds (default 300).",
     ),
     report: bool = typer.Option(
         True, "--report/--no-report", envvar="NAVWORLD_REPORT", help="Write DIR/report.html at the end."
@@ -274,7 +314,7 @@ def eval_command(
     from rich.console import Console
 
     from navworld.runner.agents import AgentUnavailable, resolve_api_key
-    from navworld.runner.batch import run_eval, write_run_json
+    from navworld.runner.batch import run_eval
     from navworld.runner.progress import EvalProgress
 
     try:
@@ -296,12 +336,17 @@ def eval_command(
     err = Console(stderr=True)
     if resumed and not json_out:
         err.print(f"resuming {config.out} (same configuration)")
-    write_run_json(config, Path(config.out), config_digest=_config_digest(config.public_dict()))
     progress = EvalProgress(err, enabled=not json_out)
     api_key = resolve_api_key(config.agent.api_key_env) if config.agent.kind == "model" else None
     try:
         with progress:
-            outcome = run_eval(config, on_start=progress.start, on_row=progress.advance, api_key=api_key)
+            outcome = run_eval(
+                config,
+                on_start=progress.start,
+                on_row=progress.advance,
+                api_key=api_key,
+                run_info={"config_digest": _config_digest(config.public_dict())},
+            )
     except AgentUnavailable as exc:
         bad_args(str(exc))
     except KeyboardInterrupt:
@@ -309,8 +354,13 @@ def eval_command(
             f"interrupted: completed rows are stored in {config.out}; re-run the same command to resume"
         )
         raise typer.Exit(130) from None
-    except ConfigError as exc:
+    except (ConfigError, TaskError) as exc:
         bad_args(str(exc).splitlines()[0])
+    missing = outcome.summary["planned"] - outcome.summary["completed"]
+    if missing > 0:
+        err.print(
+            f"warning: {missing} (task, epoch) rows are missing (lost workers?); re-run the same command to resume"
+        )
     if report:
         from navworld.runner.report import write_report
 

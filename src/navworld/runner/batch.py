@@ -18,6 +18,7 @@ import signal
 import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -97,7 +98,16 @@ async def _run_pool(
     async def one(job: Job) -> None:
         nonlocal written
         async with limit:
-            row = await loop.run_in_executor(pool, run_job, config_json, job.task_id, job.epoch, api_key)
+            try:
+                row = await loop.run_in_executor(pool, run_job, config_json, job.task_id, job.epoch, api_key)
+            except (BrokenProcessPool, OSError) as exc:
+                log.warning(
+                    "task %s epoch %s lost with its worker (%s); it will run on resume",
+                    job.task_id,
+                    job.epoch,
+                    exc,
+                )
+                return
         store.append(row)
         written += 1
         if on_row is not None:
@@ -170,6 +180,7 @@ def run_eval(
     on_row: ProgressHook | None = None,
     agent: EpisodeAgent | None = None,
     api_key: str | None = None,
+    run_info: dict[str, Any] | None = None,
 ) -> EvalOutcome:
     """Run (or resume) an evaluation and summarise it.
 
@@ -179,6 +190,7 @@ def run_eval(
         on_row: called with each new row.
         agent: use this agent instead of building the configured one (local backend only).
         api_key: passed to worker processes / Ray workers for a model agent (never stored).
+        run_info: extra fields for ``run.json`` (e.g. the CLI's ``config_digest``).
 
     Raises:
         KeyboardInterrupt: after recording the interruption in ``run.json`` (rows stay consistent).
@@ -190,7 +202,9 @@ def run_eval(
     jobs = plan_jobs(config)
     done = store.hashes()
     pending = [j for j in jobs if j.content_hash not in done]
-    write_run_json(config, run_dir, status="running", started_at=started_at, ended_at=None)
+    write_run_json(
+        config, run_dir, status="running", started_at=started_at, ended_at=None, **(run_info or {})
+    )
     if on_start is not None:
         on_start(len(pending), len(jobs) - len(pending))
     counter = {"new": 0}

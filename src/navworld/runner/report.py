@@ -27,7 +27,7 @@ __all__ = ["REPORT_FILE", "build_report", "failed_checks", "write_report"]
 log = logging.getLogger(__name__)
 
 REPORT_FILE = "report.html"
-MAX_MESSAGE_CHARS = 2000
+MAX_MESSAGE_CHARS = 1500
 """Each trace message is cut to this many characters in the report (results.jsonl keeps all)."""
 _PLOTLY_CONFIG = {"displaylogo": False, "responsive": True, "showSendToCloud": False}
 
@@ -96,12 +96,20 @@ def _cut(text: Any, limit: int = MAX_MESSAGE_CHARS) -> str:
     return text[:limit] + f"\n… ({len(text) - limit} more characters in results.jsonl)"
 
 
-def _bubbles(trace: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Trace messages prepared for the template (text cut, tool calls unpacked)."""
+def _bubbles(trace: list[dict[str, Any]], system_prompts: dict[str, int]) -> list[dict[str, Any]]:
+    """Trace messages prepared for the template (text cut, tool calls unpacked).
+
+    System prompts are shown once in the report (section "System prompts"); a trace refers to
+    them by number, which keeps a 700-task report small.
+    """
     names: dict[str, str] = {}
     out: list[dict[str, Any]] = []
     for message in trace:
         role = str(message.get("role", "unknown"))
+        if role == "system" and isinstance(message.get("content"), str):
+            number = system_prompts.setdefault(message["content"], len(system_prompts) + 1)
+            out.append({"role": role, "content": "", "system_ref": number, "calls": []})
+            continue
         calls = []
         for call in message.get("tool_calls") or []:
             fn = call.get("function") or {}
@@ -281,6 +289,7 @@ def build_report(
     rows = sorted(load_rows(run_dir), key=lambda r: (int(r.get("task_id", 0)), int(r.get("epoch", 0))))
     summary = _summary_for(rows, info)
     tasks = []
+    system_prompts: dict[str, int] = {}
     for r in rows:
         metrics = (r.get("plan") or {}).get("metrics") or {}
         tasks.append(
@@ -296,7 +305,7 @@ def build_report(
                     (r.get("plan") or {}).get("verification"), ensure_ascii=False, indent=1
                 ),
                 "answer": _cut(r.get("answer"), max(max_chars * 4, 8000)),
-                "bubbles": _bubbles(load_trace(run_dir, r)) if max_chars else [],
+                "bubbles": _bubbles(load_trace(run_dir, r), system_prompts) if max_chars else [],
             }
         )
     comparison = None
@@ -322,6 +331,7 @@ def build_report(
         figures=_figures(rows, summary) if rows else [],
         tasks=tasks,
         comparison=comparison,
+        system_prompts=[(n, _cut(text, 20000)) for text, n in system_prompts.items()],
         generated=datetime.now(UTC).isoformat(timespec="seconds"),
         package_version=PACKAGE_VERSION,
     )

@@ -15,9 +15,13 @@ from navworld.tasks.knowledge import profile
 from navworld.tasks.spec import Skeleton
 from navworld.tasks.vocab import display, prompts, vocab
 
-__all__ = ["LANGS", "city_label", "render_prompt", "system_prompt", "travellers"]
+__all__ = ["LANGS", "TASK_MARKER", "city_label", "render_prompt", "system_prompt", "travellers"]
 
 LANGS: tuple[str, ...] = ("zh", "en")
+
+
+TASK_MARKER: dict[str, str] = {"zh": "任务编号：T{task_id}", "en": "Task ID: T{task_id}"}
+"""Last line of every user prompt; lets an OpenAI-protocol agent (the reference planner) name the task."""
 
 
 @cache
@@ -108,4 +112,5 @@ def render_prompt(sk: Skeleton, requirements: list[CompiledRequirement], lang: s
     for i, req in enumerate(tpl["requests"], start=1):
         lines.append(f"{i}. {req.format(**values)}")
     lines.append(facts["closing"])
+    lines.append(TASK_MARKER[lang].format(task_id=sk.task_id))
     return "\n".join(lines)

@@ -69,12 +69,12 @@ def _power(r_val: float, wet: bool) -> str:
     return "1-3"
 
 
-_CAST_CACHE: dict[tuple[str, dt.date, str], Cast] = {}
+_CAST_CACHE: dict[tuple[str, object, dt.date, str], Cast] = {}
 _CAST_CACHE_MAX = 100_000
 
 
 def _cast(city: City, day: dt.date, salt: str) -> Cast:
-    key = (city.name, day, salt)
+    key = (city.name, city.climate, day, salt)  # the climate too: test catalogs reuse names
     hit = _CAST_CACHE.get(key)
     if hit is not None:
         return hit

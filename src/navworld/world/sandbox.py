@@ -140,7 +140,7 @@ class SandboxWorld:
 
     def city_at(self, location: LngLat) -> City | None:
         """The catalog city whose centre is nearest to ``location`` (within 150 km), if any."""
-        key = (round(location[0], 3), round(location[1], 3))
+        key = (float(location[0]), float(location[1]))
         cache = self._store.city_at
         if key in cache:
             return cache[key]
