@@ -55,7 +55,7 @@ def test_prompt_shape(pairs: list[tuple[Problem, Problem]]) -> None:
             items = list(lines[start + 1 : -2])  # closing line and task marker follow the requests
             assert [int(ln.split(".")[0]) for ln in items] == list(range(1, len(items) + 1))
             assert len(items) in (4, 5)
-            assert "JSON" in lines[-1]
+            assert "JSON" in lines[-2]
 
 
 def test_conflicts_are_presented_as_trade_offs(pairs: list[tuple[Problem, Problem]]) -> None:

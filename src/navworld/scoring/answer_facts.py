@@ -201,7 +201,8 @@ def _prices(
     for a in pa.activities:
         if a.price is None:
             continue
-        key = a.transport_id or next(
+        exact = a.position if a.position in tf.pois else None  # an exact name beats another POI's variant
+        key = a.transport_id or exact or next(
             (n for n in tf.pois if a.position and a.position in tf.pois[n].variants), None
         )
         af.prices.append((key or (a.position or None), a.price, base))

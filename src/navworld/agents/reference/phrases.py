@@ -198,7 +198,7 @@ PHRASES: dict[str, dict[str, str]] = {
         "business": "## Business arrangements\nFor the business trip ({purpose}) you stay at 「{hotel}」, which offers {facilities} for meetings, work and receiving guests; each day keeps only a few sights so the main hours stay free for business. {nearby}For a business dinner, 「{restaurant}」 ({price}元 per person) is quiet and easy to reach.",
         "business_nearby": "Restaurants near the hotel: {items}, handy between meetings. ",
         "family": "## Family study notes\n{items}\nLet the kids rest between sights and keep safety in mind.",
-        "family_item": "- 「{name}」: suits kids (适合孩子) with hands-on, interactive experiences (互动体验); a chance to learn about {topic} and its history and culture (历史文化) through exhibits and guided explanations (展览讲解).",
+        "family_item": "- 「{name}」: suits kids (适合孩子) with hands-on, interactive experiences (互动体验); a study stop (研学) to learn about {topic} and its history and culture (历史文化) through exhibits and guided explanations (展览讲解).",
         "food": "## Food highlights\n{items}\nTips: popular restaurants can have queues (排队) at peak hours, so avoid the rush; check the weather (天气) and bring rain gear or sun protection as needed.",
         "food_item": "- 「{name}」 ({price}元 per person): signature dishes {dishes}.",
         "tour": "## Route\nFirst visit 「{first}」, then continue to {rest}, and finally {finish}.",
