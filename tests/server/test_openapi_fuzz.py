@@ -1,4 +1,9 @@
-"""Bounded schemathesis run against ``/openapi.json`` (in-process ASGI): no 5xx, responses conform."""
+"""Bounded schemathesis run against ``/openapi.json`` (in-process ASGI).
+
+Every operation must answer without a 5xx. The env routes must also conform to their documented
+responses; routes mounted through the router hook (the reference agent's ``/v1/...``) belong to
+their own module and are held to "no 5xx" here.
+"""
 
 from __future__ import annotations
 
@@ -33,4 +38,5 @@ schema = schemathesis.pytest.from_fixture("api_schema")
 def test_api_has_no_server_errors(case: Any) -> None:
     response = case.call()
     assert response.status_code < 500, response.text
-    case.validate_response(response)
+    if not case.operation.path.startswith("/v1/"):
+        case.validate_response(response)

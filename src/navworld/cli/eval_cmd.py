@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
@@ -65,6 +66,19 @@ def _choice(name: str, value: str | None, default: str, choices: tuple[str, ...]
     if text not in choices:
         raise ConfigError(f"--{name} must be one of {', '.join(choices)}, got {value!r}")
     return text
+
+
+AUTO_WORKERS_MIN_EPISODES = 50
+"""``--workers auto`` uses worker processes only for runs at least this long (start-up cost)."""
+
+
+def _workers(value: str | None, kind: str, episodes: int) -> int:
+    """``--workers N`` or ``auto`` (default): CPU-bound reference runs of 50+ episodes use up to 4 CPUs."""
+    if value is None or value.strip().lower() in ("", "auto"):
+        if kind == "reference" and episodes >= AUTO_WORKERS_MIN_EPISODES:
+            return max(1, min(os.cpu_count() or 1, 4))
+        return 1
+    return _int("workers", value, 1)
 
 
 def _config_digest(public: dict[str, Any]) -> str:
@@ -164,7 +178,7 @@ def build_config(
         "tasks_spec": (tasks or "").strip(),
         "epochs": _int("epochs", epochs, 1),
         "concurrency": _int("concurrency", concurrency, 4),
-        "workers": _int("workers", workers, 1),
+        "workers": _workers(workers, kind, len(task_ids) * _int("epochs", epochs, 1)),
         "salt": current_salt(salt),
         "world": world_spec,
         "lang": _choice("lang", lang, "zh", ("zh", "en")),
@@ -244,7 +258,7 @@ def eval_command(
         "--workers",
         metavar="N",
         envvar="NAVWORLD_WORKERS",
-        help="Local worker processes for CPU-bound agents (default 1).",
+        help="Local worker processes, or auto (default: up to 4 for reference runs of 50+ episodes, else 1).",
     ),
     out: str = typer.Option(
         None,

@@ -148,7 +148,7 @@ PHRASES: dict[str, dict[str, str]] = {
         "near": ", {dist} m from 「{center}」",
         "hotel_line": "- {start} back to 「{name}」 for the night ({price}元 per night × {rooms} room(s))",
         "leg": "  · {mode} to 「{to}」{facts}",
-        "leg_facts": " ({distance}, about {duration}{price}{roads})",
+        "leg_facts": " (distance 距离 {distance}, about {duration}{price}{roads})",
         "leg_taxi": ", taxi fare {taxi}",
         "leg_transit": ", metro/bus fare {fare}, lines {lines}",
         "leg_transit_walk": ", walking all the way",
