@@ -13,7 +13,7 @@ import pytest
 
 from navworld.agents.reference import ReferencePlanner
 
-from tests.reference.conftest import SALT
+from .conftest import SALT
 
 TASKS = (0, 3, 8, 16, 23)
 _CHILD = """

@@ -17,7 +17,7 @@ from navworld.agents.reference import MODEL_NAME, ReferencePlanner
 from navworld.scoring.scorer import TravelScorer
 from navworld.server.app import create_app
 
-from tests.reference.conftest import SALT, with_marker
+from .conftest import SALT, with_marker
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(300)]
 

@@ -11,7 +11,7 @@ from navworld.agents.reference import MODEL_NAME, ReferencePlanner
 from navworld.agents.reference.protocol import ProtocolError, ReferenceProtocol, find_task, stream_chunks
 from navworld.tools.registry import call_tool, openai_tools
 
-from tests.reference.conftest import with_marker
+from .conftest import with_marker
 
 
 @pytest.mark.parametrize(
@@ -63,8 +63,8 @@ async def test_partial_answers_get_only_the_missing_calls(world: Any, generator:
     first = await protocol.reply({"model": MODEL_NAME, "messages": _opening(problem), "tools": openai_tools()})
     calls = first.tool_calls
     assert len(calls) > 2 and [c["id"] for c in calls] == [f"call_{i}" for i in range(len(calls))]
-    answered = _opening(problem) + [{"role": "assistant", "content": None, "tool_calls": calls},
-                                    {"role": "tool", "tool_call_id": calls[0]["id"], "content": "x"}]
+    answered = [*_opening(problem), {"role": "assistant", "content": None, "tool_calls": calls},
+                {"role": "tool", "tool_call_id": calls[0]["id"], "content": "x"}]
     again = await protocol.reply({"model": MODEL_NAME, "messages": answered, "tools": openai_tools()})
     assert [c["id"] for c in again.tool_calls] == [c["id"] for c in calls[1:]]
 

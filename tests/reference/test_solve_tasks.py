@@ -22,7 +22,7 @@ from navworld.tools.budget import DEFAULT_LIMITS
 from navworld.verify import verify_plan
 from navworld.world.sandbox import SandboxWorld
 
-from tests.reference.conftest import SALT
+from .conftest import SALT
 
 REFERENCE_TASKS = "0:700"
 pytestmark = pytest.mark.timeout(600)

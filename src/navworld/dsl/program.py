@@ -8,6 +8,7 @@ are cached too and raise the same :class:`DSLError` again.
 from __future__ import annotations
 
 import ast
+import gc
 import hashlib
 import math
 import re
@@ -67,12 +68,21 @@ class Program:
         ctx = ctx if ctx is not None else DSLContext()
         data, frozen = ctx.plan_data(plan)
         fr = Frame({"plan": data}, ctx.step_limit, frozen, ctx)
+        # The cyclic GC would traverse the host process's whole heap in the middle of a run,
+        # a pause the step budget cannot bound; memory is bounded by the budget, and a cycle a
+        # program builds is collected after the run.
+        gc_was_enabled = gc.isenabled()
+        if gc_was_enabled:
+            gc.disable()
         try:
             self.body(fr)
         except DSLError:
             raise
         except Exception as exc:  # pragma: no cover - statements already wrap their errors
             raise wrap_error(exc, 0) from None
+        finally:
+            if gc_was_enabled:
+                gc.enable()
         return fr.vars
 
 

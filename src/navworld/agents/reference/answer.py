@@ -15,11 +15,6 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from navworld.core.models import Flight, Poi, ToolResult, Train
-from navworld.core.plan import format_minutes
-from navworld.core.problem import Problem
-from navworld.tasks.vocab import display
-
 from navworld.agents.reference.calls import Call
 from navworld.agents.reference.model import Leg, Stop
 from navworld.agents.reference.options import Service, is_red_eye
@@ -27,6 +22,10 @@ from navworld.agents.reference.phrases import CONFLICTS, MEAL_WORDS, MODE_WORDS,
 from navworld.agents.reference.planner import Outcome
 from navworld.agents.reference.pools import base_name, visible_blocks
 from navworld.agents.reference.toolfacts import DayWeather, RouteFacts, parse_direction, parse_weather
+from navworld.core.models import Flight, Poi, ToolResult, Train
+from navworld.core.plan import format_minutes
+from navworld.core.problem import Problem
+from navworld.tasks.vocab import display
 
 __all__ = ["Evidence", "collect_evidence", "write_answer"]
 
@@ -79,7 +78,7 @@ def collect_evidence(outcome: Outcome, steps: list[list[Call]], results: dict[st
 
 
 def _money(x: float) -> str:
-    return str(int(round(x))) if abs(x - round(x)) < 1e-6 else f"{x:.1f}"
+    return str(round(x)) if abs(x - round(x)) < 1e-6 else f"{x:.1f}"
 
 
 def _week(date: str, lang: str) -> str:
@@ -229,7 +228,7 @@ class _Writer:
         if b.max_hotel_price is not None:
             whys.append(self.t("hotel_why_cap", cap=_money(b.max_hotel_price)))
         self.add(self.t("hotel_why", why=self.P["sep"].join(whys)))
-        alts = []
+        alts: list[str] = []
         pool = {p.name: p for p in self._pool_hotels()}
         for name, poi in pool.items():
             if name != h.name and len(alts) < 4:
@@ -330,8 +329,10 @@ class _Writer:
                 elif poi.kind == "restaurant":
                     self.add(self.t("info_restaurant", name=poi.name, price=_money(poi.cost or 0), open=hours,
                                     cuisine=poi.cuisine, dishes=self.P["join"].join(poi.dishes[:4])))
+        stops = sum(1 for day in self.o.days for s in day if s.place is not None and s.place.poi is not None)
+        wide = self.b.problem_type in ("single_poi", "intercity") or stops < 4
         for label, word, dist in self.ev.around:
-            if word != "景点" and self.b.problem_type != "single_poi":
+            if word != "景点" and not wide:
                 continue
             items = [self.t("nearby_item", name=n, dist=d) for n, d in list(dist.items())[:6] if n != label]
             if items:
@@ -484,8 +485,11 @@ class _Writer:
             finish = "tour_finish_home" if b.has_origin else "tour_finish_end"
             order = [s for d in o.days for s in d if s.kind in ("attraction", "lunch", "dinner") and s.place]
             after = order[order.index(sights[0]) + 1:]
-            rest = self.P["join"].join(f"「{s.name}」" for s in after[:5]) or self.P["none"]
-            self.add(self.t("tour", first=sights[0].name, rest=rest, finish=self.t(finish)))
+            if after:
+                names = self.P["join"].join(f"「{s.name}」" for s in after[:5])
+                self.add(self.t("tour", first=sights[0].name, rest=names, finish=self.t(finish)))
+            else:
+                self.add(self.t("tour_one", first=sights[0].name, finish=self.t(finish)))
             self.blank()
 
     def branches(self) -> str | None:

@@ -19,11 +19,10 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from navworld.core.geo import format_lnglat
-from navworld.core.models import ToolResult
-
 from navworld.agents.reference.model import PLAN_MODES
 from navworld.agents.reference.planner import Outcome
+from navworld.core.geo import format_lnglat
+from navworld.core.models import ToolResult
 
 __all__ = ["Call", "call_id", "execute_schedule", "schedule"]
 

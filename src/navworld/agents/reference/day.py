@@ -14,13 +14,12 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field, replace
 
+from navworld.agents.reference.brief import VEGETARIAN_CUISINE, Brief
+from navworld.agents.reference.model import Mover, Place, Stop
 from navworld.core.geo import haversine_km
 from navworld.core.models import Poi
 from navworld.core.plan import to_minutes
 from navworld.verify.check_pois import MEAL_WINDOWS, open_during
-
-from navworld.agents.reference.brief import VEGETARIAN_CUISINE, Brief
-from navworld.agents.reference.model import Mover, Place, Stop
 
 __all__ = ["DayPlanner", "DayResult", "DaySpec", "PlanCtx", "TripState"]
 
@@ -214,7 +213,7 @@ class DayPlanner:
         return None
 
     def _duration(self, poi: Poi, must: bool, spec: DaySpec) -> tuple[int, int]:
-        full = max(30, int(round(poi.visit_hours * 60)) or 90)
+        full = max(30, round(poi.visit_hours * 60) or 90)
         if self.b.prefers("attraction_time"):
             floor = full
         else:

@@ -11,19 +11,16 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from navworld.agents.reference.brief import INTERCITY_TOOLS, VEGETARIAN_CUISINE, Brief
+from navworld.agents.reference.model import Place, Stop
+from navworld.agents.reference.pools import CityPool, Searcher
 from navworld.core.geo import LngLat, haversine_km
 from navworld.core.models import Flight, Poi, Train
 from navworld.core.plan import to_minutes
 from navworld.dsl.world_view import WorldLookup
 
-from navworld.agents.reference.brief import INTERCITY_TOOLS, VEGETARIAN_CUISINE, Brief
-from navworld.agents.reference.model import Place, Stop
-from navworld.agents.reference.pools import CityPool, Searcher
-
 __all__ = [
     "Service",
-    "upgrade_options",
-    "wanted_stars",
     "attraction_keywords",
     "attraction_values",
     "hotel_options",
@@ -32,6 +29,8 @@ __all__ = [
     "restaurant_keywords",
     "services",
     "transport_pairs",
+    "upgrade_options",
+    "wanted_stars",
 ]
 
 RED_EYE_FROM, RED_EYE_TO = 22 * 60, 6 * 60
@@ -133,7 +132,7 @@ def _pair_penalty(brief: Brief, go: Service, back: Service) -> float:
         pen += max(0, 420 - stay) * 1.2
         pen += max(0, go.arr - 12 * 60) * 0.5
     else:
-        pen += max(0, go.arr - 20 * 60) * 0.8
+        pen += max(0, go.arr - 20 * 60) * 0.8 + max(0, go.arr - 22 * 60 - 30) * 5.0
         pen += max(0, 7 * 60 - go.dep) * 0.5
         pen += max(0, 13 * 60 - back.dep) * 0.6
         pen += max(0, back.arr - 23 * 60) * 0.3
@@ -154,7 +153,15 @@ def transport_pairs(brief: Brief, outs: list[Service], backs: list[Service], lim
             key = (go.price + back.price) * brief.people + _pair_penalty(brief, go, back) * (1 + 0.25 * (brief.people - 1))
             pairs.append((key, go.number + "/" + back.number, go, back))
     pairs.sort(key=lambda x: (x[0], x[1]))
-    return [(g, b) for _, _, g, b in pairs[:limit]]
+    # at most two returns per outbound among the first choices, so a bad outbound cannot fill the list
+    first: list[tuple[Service, Service]] = []
+    rest: list[tuple[Service, Service]] = []
+    per_out: dict[str, int] = {}
+    for _, _, g, b in pairs:
+        n = per_out.get(g.number, 0)
+        (first if n < 2 else rest).append((g, b))
+        per_out[g.number] = n + 1
+    return (first + rest)[:limit]
 
 
 STARS_BY_LEVEL = {"budget": 2, "economy": 2, "comfort": 3, "luxury": 4}

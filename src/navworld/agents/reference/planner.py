@@ -17,12 +17,6 @@ import statistics
 from dataclasses import dataclass, field
 from typing import Any
 
-from navworld.core.geo import LngLat
-from navworld.core.models import Poi
-from navworld.core.problem import Problem
-from navworld.dsl.world_view import lookup_for
-from navworld.verify import Verification, verify_plan
-
 from navworld.agents.reference.brief import VEGETARIAN_CUISINE, Brief, read_brief
 from navworld.agents.reference.day import DayPlanner, DaySpec, PlanCtx, TripState
 from navworld.agents.reference.model import Leg, Mover, Place, Policy, Stop
@@ -39,6 +33,11 @@ from navworld.agents.reference.options import (
     upgrade_options,
 )
 from navworld.agents.reference.pools import Around, CityPool, Searcher, city_pool
+from navworld.core.geo import LngLat
+from navworld.core.models import Poi
+from navworld.core.problem import Problem
+from navworld.dsl.world_view import lookup_for
+from navworld.verify import Verification, verify_plan
 
 __all__ = ["Outcome", "PlanningError", "TripPlanner", "Tuning"]
 

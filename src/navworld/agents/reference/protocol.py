@@ -22,11 +22,10 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
-from navworld.core.errors import TaskError
-from navworld.core.seeding import stable_hash
-
 from navworld.agents.reference.agent import MODEL_NAME, Episode, ReferencePlanner
 from navworld.agents.reference.planner import PlanningError
+from navworld.core.errors import TaskError
+from navworld.core.seeding import stable_hash
 
 __all__ = ["TASK_MARKER", "ProtocolError", "ReferenceProtocol", "find_task", "stream_chunks"]
 
