@@ -27,6 +27,7 @@ BAD = [
     ["--tasks", "0:3", "--world", "replay"],
     ["--tasks"],
     ["--tasks", "@missing-file.txt"],
+    ["--tasks", "99999999999999", "--model", "m", "--base-url", "http://127.0.0.1:9/v1"],
 ]
 
 

@@ -331,6 +331,7 @@ def build_report(
         figures=_figures(rows, summary) if rows else [],
         tasks=tasks,
         comparison=comparison,
+        code_only=bool(rows) and all(not r.get("judge") for r in rows),
         system_prompts=[(n, _cut(text, 20000)) for text, n in system_prompts.items()],
         generated=datetime.now(UTC).isoformat(timespec="seconds"),
         package_version=PACKAGE_VERSION,

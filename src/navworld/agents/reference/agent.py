@@ -18,8 +18,9 @@ from typing import Any
 from navworld.agents.client import Usage
 from navworld.agents.loop import EpisodeRun
 from navworld.agents.messages import assistant_message, opening_messages
-from navworld.agents.reference.answer import collect_evidence, write_answer
+from navworld.agents.reference.answer import write_answer
 from navworld.agents.reference.calls import Call, execute_schedule, schedule
+from navworld.agents.reference.evidence import collect_evidence
 from navworld.agents.reference.planner import Outcome, PlanningError, TripPlanner
 from navworld.core.models import ToolResult
 from navworld.core.problem import Problem
