@@ -57,7 +57,7 @@ def generate_restaurants(g: CityGen, count: int, anchors: Sequence[tuple[float, 
     tf = tier_factor(city)
     local_dishes = list(city.signature_dishes) or ["家常菜", "招牌炒饭", "时令小炒"]
     old_brand = "老字号探访" in city.food_themes
-    fine = "米其林餐厅" in city.food_themes
+    fine = "高端餐厅" in city.food_themes
     out: list[Poi] = []
     for i, item in enumerate(_cuisine_plan(city, count, r)):
         entry = item["entry"]
