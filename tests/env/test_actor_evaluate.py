@@ -10,7 +10,6 @@ No episode is left in the store.
 from __future__ import annotations
 
 import json
-import sys
 from collections.abc import Iterator
 from typing import Any
 
@@ -35,8 +34,8 @@ from navworld.agents.messages import MAX_TOOL_STEPS
 from navworld.core.problem import PROBLEM_TYPES
 from navworld.env.actor import Actor
 from navworld.env.episodes import EpisodeStoreFull
+from tests import runtime_support as H
 
-H = sys.modules["navworld_test_standins"]
 SECRET = "sk-evaluate-secret-987654321"
 RESULT_KEYS = {"task_name", "score", "success", "time_taken", "error", "extra"}
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import sys
 from typing import Any
 
 import pytest
@@ -15,8 +14,7 @@ from navworld.core.errors import TaskError
 from navworld.core.problem import PROBLEM_TYPES
 from navworld.env.actor import MAX_FORCED_PROMPTS, Actor
 from navworld.env.episodes import EpisodeNotFound, EpisodeStoreFull
-
-H = sys.modules["navworld_test_standins"]
+from tests import runtime_support as H
 
 
 def call(name: str, call_id: str, **arguments: Any) -> dict[str, Any]:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import sys
 from collections.abc import Iterator
 
 import pytest
@@ -11,8 +10,7 @@ import pytest
 from navworld.agents.fake import ChatRequest, GroundedPlanner, Reply
 from navworld.env.actor import Actor
 from navworld.env.gym import NavworldEnv
-
-H = sys.modules["navworld_test_standins"]
+from tests import runtime_support as H
 
 
 @pytest.fixture

@@ -17,8 +17,8 @@ from navworld.agents.fake_server import FakeModelServer, ServerThread, start_fak
 from navworld.core.problem import PROBLEM_TYPES
 from navworld.env.actor import Actor
 from navworld.server.app import create_app
+from tests import runtime_support as H
 
-H = sys.modules["navworld_test_standins"]
 SECRET = "sk-http-secret-5555555555"
 
 
@@ -201,8 +201,6 @@ def test_openapi_documents_the_error_model() -> None:
 
 @pytest.mark.slow
 def test_navworld_serve_subprocess_answers_health(tmp_path: Any) -> None:
-    if not H.real_stack_ready():
-        pytest.skip("the subprocess cannot use the test stand-ins")
     import os
     import socket
     import subprocess

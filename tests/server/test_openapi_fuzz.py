@@ -18,7 +18,7 @@ from navworld.server.app import create_app
 
 
 @pytest.fixture
-def api_schema(standin_stack: Any) -> Any:
+def api_schema() -> Any:
     actor = Actor(salt="fuzz", max_episodes=256)
 
     async def no_network_evaluate(model: str, base_url: str, task_id: int, **kw: Any) -> dict[str, Any]:

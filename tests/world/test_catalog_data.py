@@ -319,7 +319,7 @@ def test_climate(city):
     for key in ("high", "low", "rain_days"):
         assert isinstance(clim[key], list) and len(clim[key]) == 12, key
         assert all(_is_int(v) for v in clim[key]), key
-    for hi, lo in zip(clim["high"], clim["low"]):
+    for hi, lo in zip(clim["high"], clim["low"], strict=True):
         assert lo <= hi
         assert -45 <= lo and hi <= 45
     assert all(0 <= d <= 31 for d in clim["rain_days"])
