@@ -41,10 +41,12 @@ class Job:
     """The generated problem (kept by the local backend so it is not generated twice)."""
 
 
-def _generator() -> Any:
+def _generator(salt: str | None = None) -> Any:
+    """A problem generator whose budgets and timetables come from the run's salt (not the week's)."""
     from navworld.tasks.generator import ProblemGenerator
+    from navworld.world.sandbox import SandboxWorld
 
-    return ProblemGenerator()
+    return ProblemGenerator(SandboxWorld(salt))
 
 
 def row_hash(config: EvalConfig, problem: Problem, epoch: int) -> str:
@@ -62,7 +64,7 @@ def row_hash(config: EvalConfig, problem: Problem, epoch: int) -> str:
 
 def plan_jobs(config: EvalConfig, generator: Any | None = None) -> list[Job]:
     """Every (task, epoch) of the run, in order, with its content hash."""
-    gen = generator or _generator()
+    gen = generator or _generator(config.salt)
     jobs: list[Job] = []
     for task_id in config.task_ids:
         problem = gen.generate(task_id, lang=config.lang)
@@ -114,7 +116,7 @@ class EpisodeRunner:
 
     def __init__(self, config: EvalConfig, agent: EpisodeAgent | None = None) -> None:
         self.config = config
-        self.generator = _generator()
+        self.generator = _generator(config.salt)
         from navworld.world import get_world
 
         self.world = get_world(config.world, config.salt)
