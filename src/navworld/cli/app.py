@@ -12,8 +12,14 @@ import sys
 from typing import Any, NoReturn
 
 import typer
+from typer.core import TyperCommand
 
-__all__ = ["app", "bad_args", "print_json"]
+try:  # recent typer vendors click; its exceptions are not the click package's
+    from typer._click.exceptions import UsageError as _UsageError
+except ImportError:  # pragma: no cover - older typer on the click package
+    from click.exceptions import UsageError as _UsageError  # type: ignore[assignment,no-redef]
+
+__all__ = ["OneLineErrorCommand", "app", "bad_args", "print_json"]
 
 app = typer.Typer(
     name="navworld",
@@ -34,3 +40,15 @@ def bad_args(message: str) -> NoReturn:
     """Exit with status 2 and a one-line message on stderr."""
     sys.stderr.write(f"error: {message}\n")
     raise typer.Exit(2)
+
+
+class OneLineErrorCommand(TyperCommand):
+    """A typer command whose usage errors (unknown option, missing value) print one line and exit 2."""
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        """Parse as usual; turn a usage error into ``error: …`` on stderr and exit status 2."""
+        try:
+            return super().parse_args(ctx, args)
+        except _UsageError as exc:
+            sys.stderr.write(f"error: {exc.format_message().splitlines()[0]}\n")
+            raise typer.Exit(2) from None

@@ -6,34 +6,17 @@ Options are parsed here (not by click) so that any bad value exits 2 with one li
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Any
 
 import typer
-from typer.core import TyperCommand
 
-try:  # recent typer vendors click; its exceptions are not the click package's
-    from typer._click.exceptions import UsageError as _UsageError
-except ImportError:  # pragma: no cover - older typer on the click package
-    from click.exceptions import UsageError as _UsageError  # type: ignore[assignment]
-
-from navworld.cli.app import app, bad_args, print_json
+from navworld.cli.app import OneLineErrorCommand, app, bad_args, print_json
 from navworld.core.errors import ConfigError, TaskError
 
-__all__ = ["OneLineErrorCommand", "eval_command"]
+__all__ = ["eval_command"]
 
 
-class OneLineErrorCommand(TyperCommand):
-    """A typer command whose usage errors (unknown option, missing value) print one line, exit 2."""
-
-    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
-        """Parse as usual; turn a usage error into ``error: …`` on stderr and exit status 2."""
-        try:
-            return super().parse_args(ctx, args)
-        except _UsageError as exc:
-            sys.stderr.write(f"error: {exc.format_message().splitlines()[0]}\n")
-            raise typer.Exit(2) from None
 
 
 def _print_summary_table(summary: dict[str, Any], run_dir: str, console: Any) -> None:

@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from navworld.cli.app import app, bad_args
+from navworld.cli.app import OneLineErrorCommand, app, bad_args
 from navworld.core.errors import ConfigError
 
 __all__ = ["mcp"]
@@ -22,7 +22,7 @@ class Transport(StrEnum):
     http = "http"
 
 
-@app.command("mcp")
+@app.command("mcp", cls=OneLineErrorCommand)
 def mcp(
     transport: Annotated[
         Transport, typer.Option("--transport", envvar="NAVWORLD_MCP_TRANSPORT", help="stdio or http (streamable HTTP).")

@@ -6,8 +6,7 @@ from pathlib import Path
 
 import typer
 
-from navworld.cli.app import app, bad_args, print_json
-from navworld.cli.eval_cmd import OneLineErrorCommand
+from navworld.cli.app import OneLineErrorCommand, app, bad_args, print_json
 
 __all__ = ["report_command"]
 

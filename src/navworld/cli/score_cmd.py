@@ -15,7 +15,7 @@ from typing import Annotated, Any
 
 import typer
 
-from navworld.cli.app import app, bad_args, print_json
+from navworld.cli.app import OneLineErrorCommand, app, bad_args, print_json
 
 __all__ = ["score"]
 
@@ -72,7 +72,7 @@ def _human(report: Any) -> str:
     return "\n".join(lines)
 
 
-@app.command("score")
+@app.command("score", cls=OneLineErrorCommand)
 def score(
     task: Annotated[str | None, typer.Option("--task", help="Task id of the problem.")] = None,
     trace: Annotated[

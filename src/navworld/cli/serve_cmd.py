@@ -12,13 +12,13 @@ from typing import Annotated
 
 import typer
 
-from navworld.cli.app import app, bad_args
+from navworld.cli.app import OneLineErrorCommand, app, bad_args
 from navworld.core.errors import ConfigError
 
 __all__ = ["serve"]
 
 
-@app.command("serve")
+@app.command("serve", cls=OneLineErrorCommand)
 def serve(
     host: Annotated[str, typer.Option("--host", envvar="NAVWORLD_HOST", help="Interface to bind.")] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", envvar="NAVWORLD_PORT", help="TCP port.")] = 8000,

@@ -6,14 +6,8 @@ import sys
 from typing import Annotated, Any
 
 import typer
-from typer.core import TyperCommand
 
-try:  # recent typer vendors click; its exceptions are not the click package's
-    from typer._click.exceptions import UsageError as _UsageError
-except ImportError:  # pragma: no cover - older typer on the click package
-    from click.exceptions import UsageError as _UsageError
-
-from navworld.cli.app import app, bad_args, print_json
+from navworld.cli.app import OneLineErrorCommand, app, bad_args, print_json
 
 __all__ = ["parse_task_id", "task_app"]
 
@@ -21,16 +15,6 @@ task_app = typer.Typer(help="Generated problems: show one by id.", no_args_is_he
 app.add_typer(task_app, name="task")
 
 
-class _OneLineErrors(TyperCommand):
-    """Usage errors print one line on stderr and exit 2."""
-
-    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
-        """Parse as usual; a usage error becomes ``error: …`` and exit status 2."""
-        try:
-            return super().parse_args(ctx, args)
-        except _UsageError as exc:
-            sys.stderr.write(f"error: {exc.format_message().splitlines()[0]}\n")
-            raise typer.Exit(2) from None
 
 
 def parse_task_id(text: str) -> int:
@@ -85,7 +69,7 @@ def _human(problem: Any) -> str:
     return "\n".join(parts).rstrip() + "\n"
 
 
-@task_app.command("show", cls=_OneLineErrors, context_settings={"ignore_unknown_options": True})
+@task_app.command("show", cls=OneLineErrorCommand, context_settings={"ignore_unknown_options": True})
 def show(
     task_id: Annotated[str, typer.Argument(metavar="ID", help="Task id (0 … 1000000000).")],
     as_json: Annotated[bool, typer.Option("--json", help="Print Problem.to_dict() as JSON.")] = False,

@@ -9,7 +9,7 @@ from typing import Annotated, Any
 
 import typer
 
-from navworld.cli.app import app, bad_args, print_json
+from navworld.cli.app import OneLineErrorCommand, app, bad_args, print_json
 from navworld.core.errors import ConfigError
 
 __all__ = ["tools_app"]
@@ -18,7 +18,7 @@ tools_app = typer.Typer(help="The six tools: list their schemas or call one.", n
 app.add_typer(tools_app, name="tools")
 
 
-@tools_app.command("list")
+@tools_app.command("list", cls=OneLineErrorCommand)
 def list_tools(
     as_json: Annotated[bool, typer.Option("--json", help="Print the OpenAI tool list as JSON.")] = False,
 ) -> None:
@@ -35,7 +35,7 @@ def list_tools(
         sys.stdout.write(f"{spec.name}({params})\n    {spec.description_zh}\n")
 
 
-@tools_app.command("call")
+@tools_app.command("call", cls=OneLineErrorCommand)
 def call(
     name: Annotated[str, typer.Argument(help="Tool name, e.g. poi_search.")],
     args_json: Annotated[str, typer.Argument(metavar="ARGS_JSON", help="Arguments as a JSON object.")] = "{}",

@@ -15,28 +15,12 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from typer.core import TyperCommand
 
-from navworld.cli.app import app, bad_args, print_json
-
-try:  # recent typer vendors click; its exceptions are not the click package's
-    from typer._click.exceptions import UsageError as _UsageError
-except ImportError:  # pragma: no cover - older typer on the click package
-    from click.exceptions import UsageError as _UsageError
+from navworld.cli.app import OneLineErrorCommand, app, bad_args, print_json
 
 __all__ = ["verify"]
 
 
-class _OneLine(TyperCommand):
-    """Usage errors print one line on stderr and exit 2."""
-
-    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
-        """Parse as usual; a usage error becomes ``error: …`` and exit status 2."""
-        try:
-            return super().parse_args(ctx, args)
-        except _UsageError as exc:
-            sys.stderr.write(f"error: {exc.format_message().splitlines()[0]}\n")
-            raise typer.Exit(2) from None
 
 
 def _read(path: Path, what: str) -> str:
@@ -113,7 +97,7 @@ def _human(result: Any, problem: Any) -> str:
     return "\n".join(lines) + "\n"
 
 
-@app.command("verify", cls=_OneLine)
+@app.command("verify", cls=OneLineErrorCommand)
 def verify(
     plan: Annotated[Path, typer.Option("--plan", help="Plan JSON, or an answer containing a ```json plan block.")],
     task: Annotated[str | None, typer.Option("--task", help="Task id (generated problem).")] = None,
