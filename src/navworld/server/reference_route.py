@@ -65,6 +65,7 @@ def create_router(actor: Any) -> APIRouter:
         chunks = stream_chunks(reply, model, include_usage)
 
         async def events() -> AsyncIterator[bytes]:
+            """The SSE lines of the reply."""
             for chunk in chunks:
                 yield f"data: {json.dumps(chunk, ensure_ascii=False)}\n\n".encode()
             yield b"data: [DONE]\n\n"

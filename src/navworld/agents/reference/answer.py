@@ -33,6 +33,7 @@ MAX_OPTIONS = 3
 
 class _Writer(WriterBase):
     def intro(self) -> None:
+        """The title and the overview (who, where, when, budget)."""
         b = self.b
         origin = self.t("intro_origin", origin=self.city(b.origin)) if b.has_origin else ""
         self.add(self.t("title", dest=self.city(b.dest), days=b.days), "")
@@ -80,6 +81,8 @@ class _Writer(WriterBase):
         return sorted(out, key=lambda s: (s.kind, s.dep, s.number))
 
     def transport(self) -> None:
+
+        """Intercity options of both directions and the recommended pair with its reasons."""
         o, b = self.o, self.b
         if o.go is None or o.back is None:
             return
@@ -109,6 +112,8 @@ class _Writer(WriterBase):
         self.blank()
 
     def hotel(self) -> None:
+
+        """The hotel with its nightly price, why it was chosen, and alternatives."""
         o, b = self.o, self.b
         h = o.hotel
         if h is None:
@@ -168,6 +173,8 @@ class _Writer(WriterBase):
         return ""
 
     def days(self) -> None:
+
+        """The day-by-day schedule with every leg and the cost of each day."""
         o, b = self.o, self.b
         self.add(self.t("h_days"))
         words = MODE_WORDS[self.lang]
@@ -199,7 +206,30 @@ class _Writer(WriterBase):
         return self.t("meal", start=format_minutes(s.start), end=format_minutes(s.end), meal=MEAL_WORDS[self.lang][s.kind],
                       name=name, price=price, cuisine=cuisine, near=self._near(name))
 
+    def _spare(self, seen: set[str]) -> None:
+        """When the day leaves little room, name a few more places the searches found (for spare time)."""
+        pool = city_pool(self._world, self.b.dest)
+        items: list[str] = []
+        for names in self.ev.searched.values():
+            for n in names:
+                p = pool.by_name.get(n)
+                if p is None or n in seen or p.kind not in ("attraction", "restaurant") or len(items) >= 4:
+                    continue
+                seen.add(n)
+                key = "spare_attraction" if p.kind == "attraction" else "spare_restaurant"
+                items.append(self.t(key, name=n, price=money(p.cost or 0), open=f"{p.open}-{p.close}"))
+        if items:
+            self.add(self.t("h_spare", items=self.P["join"].join(items)))
+        planned = {(leg.start, leg.end, leg.mode) for day in self.o.days for s in day for leg in s.legs}
+        for leg in self.o.directions:
+            if (leg.start, leg.end, leg.mode) not in planned:
+                line = self._leg_line([leg], leg.end)
+                if line:
+                    self.add(self.t("spare_route", frm=leg.start, line=line.strip().lstrip("·").strip()))
+
     def info(self) -> None:
+
+        """Facts of the sights and restaurants (tickets, hours, prices, dishes) and nearby places."""
         b = self.b
         self.add(self.t("h_info"))
         seen: set[str] = set()
@@ -225,6 +255,8 @@ class _Writer(WriterBase):
                     self.add(self.t("info_restaurant", name=poi.name, price=money(poi.cost or 0), open=hours,
                                     cuisine=poi.cuisine, dishes=self.P["join"].join(poi.dishes[:4])))
         stops = sum(1 for day in self.o.days for s in day if s.place is not None and s.place.poi is not None)
+        if len(seen) < 3:
+            self._spare(seen)
         wide = self.b.problem_type in ("single_poi", "intercity") or stops < 4
         for label, word, dist in self.ev.around:
             if word != "景点" and not wide:
@@ -235,6 +267,8 @@ class _Writer(WriterBase):
         self.blank()
 
     def limits(self, plan: dict[str, Any]) -> None:
+
+        """The limits of the data, the same-name note and the JSON plan."""
         self.add(self.t("h_limits"), self.t("limits"))
         note = self.branches()
         if note:

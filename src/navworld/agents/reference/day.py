@@ -60,11 +60,13 @@ class TripState:
     cuisine_meals: int = 0
     veg_meals: int = 0
     pending_must: list[Poi] = field(default_factory=list)
+    spent: float = 0.0
+    """What the days so far cost beyond the fixed costs (intercity fares, hotel nights)."""
 
     def copy(self) -> TripState:
         """An independent copy."""
         return TripState(set(self.used_attractions), set(self.used_restaurants), self.cuisine_meals, self.veg_meals,
-                         list(self.pending_must))
+                         list(self.pending_must), self.spent)
 
 
 @dataclass
@@ -82,6 +84,10 @@ class PlanCtx:
     """Most a meal may cost per person (budget guard), None = no cap."""
     avoid: frozenset[str] = frozenset()
     """Names to use only when nothing else fits (e.g. names another branch shares)."""
+    allowance: float | None = None
+    """What the whole trip may spend beyond the fixed costs (None = no budget)."""
+    pace: bool = False
+    """Spread the allowance evenly over the days (frugal tunings)."""
 
 
 @dataclass(frozen=True)
@@ -156,6 +162,19 @@ class DayPlanner:
         here = pos or spec.anchor
         return self._finish_ok(spec, here, until + MEAL_MINUTES[meal])
 
+    def _affordable(self, spec: DaySpec, st: TripState, stop: Stop, must: bool = False) -> bool:
+        """Whether ``stop`` (and getting from it to the night's end) still fits the allowance."""
+        ctx = self.ctx
+        if ctx.allowance is None:
+            return True
+        reserve = 0.0
+        if spec.end_place is not None and stop.place is not None:
+            reserve = ctx.mover.cost(stop.place, spec.end_place)
+        cap = ctx.allowance
+        if ctx.pace and not must:
+            cap = ctx.allowance * (spec.index + 1) / max(1, self.b.days)
+        return st.spent + stop.total + reserve <= cap + 1e-6
+
     def _meal_price_ok(self, poi: Poi) -> bool:
         cap = self.ctx.meal_cap
         return cap is None or (poi.cost or 0.0) <= cap
@@ -204,12 +223,16 @@ class DayPlanner:
                 continue
             tried += 1
             price = float(r.cost or 0.0)
+            stop = Stop(kind, start, start + dur, place, legs, price, price * b.people)
+            if not self._affordable(spec, st, stop, must=special):
+                continue
             st.used_restaurants.add(r.name)
             if r.cuisine in b.cuisines:
                 st.cuisine_meals += 1
             if r.cuisine == VEGETARIAN_CUISINE:
                 st.veg_meals += 1
-            return Stop(kind, start, start + dur, place, legs, price, price * b.people)
+            st.spent += stop.total
+            return stop
         return None
 
     def _duration(self, poi: Poi, must: bool, spec: DaySpec) -> tuple[int, int]:
@@ -266,11 +289,15 @@ class DayPlanner:
                 continue
             if not open_during(p, start, end):
                 continue
+            price = float(p.cost or 0.0)
+            stop = Stop("attraction", start, end, place, legs, price, price * ctx.brief.people, tickets=ctx.brief.people)
+            if not self._affordable(spec, st, stop, must=must):
+                continue
             st.used_attractions.add(p.name)
             if must:
                 st.pending_must = [x for x in st.pending_must if x.name != p.name]
-            price = float(p.cost or 0.0)
-            return Stop("attraction", start, end, place, legs, price, price * ctx.brief.people, tickets=ctx.brief.people)
+            st.spent += stop.total
+            return stop
         return None
 
     # --------------------------------------------------------------------------------- core
@@ -309,7 +336,9 @@ class DayPlanner:
             elif dinner_open and t < DINNER_DUE:
                 cap = 20 * 60 + 30
             nxt: Stop | None = None
-            want_more = count < target or any(p.name not in st.used_attractions for p in st.pending_must)
+            hard_cap = self.b.max_attractions_per_day or 99
+            pending = any(p.name not in st.used_attractions for p in st.pending_must)
+            want_more = count < target or (pending and count < hard_cap)
             probe = st.copy()
             if want_more:
                 nxt = self._attraction(pos, t, spec, probe, v.must_early, cap)
@@ -344,7 +373,7 @@ class DayPlanner:
                         t = max(t + 15, 16 * 60 + 30)
                     continue
             if nxt is not None:
-                st.used_attractions, st.pending_must = probe.used_attractions, probe.pending_must
+                st.used_attractions, st.pending_must, st.spent = probe.used_attractions, probe.pending_must, probe.spent
                 stops.append(nxt)
                 pos, t = nxt.place, nxt.end
                 count += 1
@@ -353,6 +382,8 @@ class DayPlanner:
         end = self._close_day(spec, stops, pos, t)
         if end is None:
             return None
+        if spec.end != "none" and end:
+            st.spent += end[-1].transfer_cost
         missed = sum(1 for p in st.pending_must if p.name not in st.used_attractions)
         return DayResult(end, st, count, missed)
 

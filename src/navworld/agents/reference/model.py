@@ -23,6 +23,8 @@ WALK_MAX_MIN = 18
 TRANSIT_SLACK = 1.6
 """Prefer transit unless it takes more than this × the taxi time + :data:`TRANSIT_EXTRA_MIN`."""
 TRANSIT_EXTRA_MIN = 12
+FRUGAL_TRANSIT_MAX_MIN = 180
+"""When economising, transit is taken unless it takes longer than this."""
 PLAN_MODES = {"walk": "walking", "transit": "transit", "taxi": "driving"}
 
 
@@ -191,7 +193,7 @@ class Mover:
             elif transit is None:
                 found = ("taxi", taxi)
             elif self.policy.frugal:
-                found = ("transit", transit) if transit.duration_s <= 100 * 60 else ("taxi", taxi)
+                found = ("transit", transit) if transit.duration_s <= FRUGAL_TRANSIT_MAX_MIN * 60 else ("taxi", taxi)
             elif self.policy.fast:
                 found = ("taxi", taxi) if taxi.duration_s + 600 < transit.duration_s else ("transit", transit)
             else:

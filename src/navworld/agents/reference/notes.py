@@ -43,16 +43,23 @@ class WriterBase:
 
     # ------------------------------------------------------------------------- helpers
     def t(self, key: str, **kw: Any) -> str:
+        """The phrase ``key`` of the answer language, formatted."""
         return self.P[key].format(**kw)
 
     def add(self, *lines: str) -> None:
+
+        """Append lines to the answer."""
         self.lines.extend(lines)
 
     def blank(self) -> None:
+
+        """Append one blank line (never two in a row)."""
         if self.lines and self.lines[-1] != "":
             self.lines.append("")
 
     def city(self, name: str) -> str:
+
+        """A city name as the answer language writes it."""
         if self.lang == "zh" or not name:
             return name
         from navworld.tasks.prompts import city_label
@@ -63,14 +70,20 @@ class WriterBase:
             return name
 
     def dur(self, minutes: int, zh_text: str) -> str:
+
+        """A service duration: the tool text in Chinese, minutes in English."""
         return zh_text if self.lang == "zh" else str(minutes)
 
     def leg_duration(self, rf: RouteFacts) -> str:
+
+        """A leg duration quoted from its direction result."""
         if self.lang == "zh" or rf.minutes is None:
             return rf.duration
         return f"{rf.minutes} min"
 
     def leg_distance(self, rf: RouteFacts) -> str:
+
+        """A leg distance quoted from its direction result."""
         if self.lang == "zh":
             return rf.distance
         d = rf.distance
@@ -88,6 +101,8 @@ class WriterBase:
             return set()
 
     def weather(self) -> None:
+
+        """The forecast of the travel days with advice."""
         b = self.b
         days = [self.ev.weather[d] for d in b.dates if d in self.ev.weather]
         if not days:
@@ -114,6 +129,8 @@ class WriterBase:
         self.blank()
 
     def costs(self) -> None:
+
+        """The cost breakdown by kind, the total and what is left of the budget."""
         b = self.b
         groups = {"transport": 0.0, "hotel": 0.0, "meals": 0.0, "tickets": 0.0, "local": 0.0}
         for day in self.o.days:
@@ -139,6 +156,8 @@ class WriterBase:
         self.blank()
 
     def checks(self) -> None:
+
+        """How each hard requirement is met, and the trade-off of each labelled conflict pair."""
         b, o = self.b, self.o
         self.add(self.t("h_checks"))
         if b.budget is not None:
@@ -224,14 +243,15 @@ class WriterBase:
             self.add(self.t("food", items="\n".join(items)))
             self.blank()
         if b.problem_type in ("single_poi", "intercity") and sights:
-            finish = "tour_finish_home" if b.has_origin else "tour_finish_end"
+            key = "tour_finish_home" if b.has_origin else "tour_finish_end"
+            finish_kind = MODE_WORDS[self.lang][o.back.kind] if o.back is not None else ""
             order = [s for d in o.days for s in d if s.kind in ("attraction", "lunch", "dinner") and s.place]
             after = order[order.index(sights[0]) + 1:]
             if after:
                 names = self.P["join"].join(f"「{s.name}」" for s in after[:5])
-                self.add(self.t("tour", first=sights[0].name, rest=names, finish=self.t(finish)))
+                self.add(self.t("tour", first=sights[0].name, rest=names, finish=self.t(key, kind=finish_kind)))
             else:
-                self.add(self.t("tour_one", first=sights[0].name, finish=self.t(finish)))
+                self.add(self.t("tour_one", first=sights[0].name, finish=self.t(key, kind=finish_kind)))
             self.blank()
 
     def branches(self) -> str | None:

@@ -34,6 +34,8 @@ __all__ = [
 ]
 
 RED_EYE_FROM, RED_EYE_TO = 22 * 60, 6 * 60
+TIME_VALUE = {"budget": 0.0, "economy": 0.2, "comfort": 0.6, "luxury": 1.2}
+"""What an hour less on the train or plane is worth per minute (CNY), by budget level."""
 DAY_TRIP_MIN_STAY = 150
 BUFFER = {"airplane": 45, "train": 25}
 """Minutes the traveller reaches the station/airport before departure."""
@@ -138,6 +140,7 @@ def _pair_penalty(brief: Brief, go: Service, back: Service) -> float:
         pen += max(0, back.arr - 23 * 60) * 0.3
     if brief.prefers("travel_time"):
         pen += (go.minutes + back.minutes) * 0.4
+    pen += (go.minutes + back.minutes) * TIME_VALUE.get(brief.budget_level, 0.2)
     if brief.prefers("red_eye_flights"):
         pen += 200.0 * sum(1 for s in (go, back) if s.kind == "airplane" and is_red_eye(s.dep))
     return pen

@@ -14,7 +14,7 @@ from __future__ import annotations
 import logging
 import math
 import statistics
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from navworld.agents.reference.brief import VEGETARIAN_CUISINE, Brief, read_brief
@@ -286,8 +286,18 @@ class TripPlanner:
         mover = Mover(self.lookup, b.dest, b.people, policy)
         values = attraction_values(self.pool, b, self.landmarks, tuning.frugal)
         attractions = list(self.attr_pool)
+        allowance: float | None = None
+        if b.budget is not None:
+            fixed = (go.price + back.price) * b.people if go is not None and back is not None else 0.0
+            if hotel is not None:
+                fixed += (hotel.cost or 0.0) * math.ceil(b.people / max(1, hotel.beds or 1)) * b.nights
+            allowance = b.budget - fixed
+            if allowance < 0:
+                self.reasons.append(f"{tuning.name}: fares and hotel alone exceed the budget")
+                return None
         ctx = PlanCtx(b, mover, attractions, list(self.pool.restaurants), values, self._target(tuning),
-                      tuning.frugal, self._meal_cap(tuning), avoid=self.pool.shared)
+                      tuning.frugal, self._meal_cap(tuning), avoid=self.pool.shared, allowance=allowance,
+                      pace=tuning.frugal)
         specs = self._specs(go, back, hotel, tuning)
         first = self._schedule(ctx, specs)
         if first is None:
@@ -337,7 +347,21 @@ class TripPlanner:
                 break
         order = {id(leg): i for i, leg in enumerate(leg for day in days for s in day for leg in s.legs)}
         chosen.sort(key=lambda g: order.get(id(g), 0))
-        return chosen
+        return chosen or self._spare_route(days)
+
+    def _spare_route(self, days: list[list[Stop]]) -> list[Leg]:
+        """A plan without any leg still gets one route: from where the day starts to the best sight found."""
+        b = self.brief
+        places = [s.place for day in days for s in day if s.place is not None]
+        if not places or not self.attr_pool:
+            return []
+        start = places[0]
+        sight = next((p for p in self.attr_pool if p.name != start.name), None)
+        if sight is None:
+            return []
+        mover = Mover(self.lookup, b.dest, b.people, Policy(public_only=b.public_only))
+        legs = mover.legs(start, Place.of(sight), 0)
+        return legs[:1] if legs else []
 
     async def _upgrade(self, found: Outcome, values: dict[str, float], tuning: Tuning) -> Outcome | None:
         """A hotel of the class the budget level asks for, when the budget leaves room for it."""
@@ -365,6 +389,38 @@ class TripPlanner:
                                listed=self.listed)
         return None
 
+    def _upgrade_seats(self, found: Outcome) -> Outcome | None:
+        """A better train seat class when the traveller values comfort over price and the budget allows."""
+        b, go, back = self.brief, found.go, found.back
+        if go is None or back is None or b.budget is None:
+            return None
+        comfort = b.prefers("intercity_price") or b.budget_level in ("comfort", "luxury")
+        if not comfort or b.prefers("total_cost"):
+            return None
+        room = (b.budget - found.total) * UPGRADE_SHARE
+        new: dict[str, Service] = {}
+        for svc in (go, back):
+            seats = sorted(getattr(svc.row, "seats", ()), key=lambda x: (x.price, x.seat_class))
+            better = [x for x in seats if x.price > svc.price]
+            if better and (better[0].price - svc.price) * b.people <= room:
+                room -= (better[0].price - svc.price) * b.people
+                new[svc.number] = svc.with_fare(float(better[0].price), better[0].seat_class)
+        if not new:
+            return None
+        days = [list(day) for day in found.days]
+        for day in days:
+            for i, stop in enumerate(day):
+                fare = new.get(stop.name) if stop.kind in ("airplane", "train") else None
+                if fare is not None:
+                    day[i] = replace(stop, price=fare.price, cost=fare.price * b.people, seat=fare.seat)
+        plan = self._plan_dict(days)
+        ver = verify_plan(plan, self.problem, self.world, None)
+        total = self._total(days)
+        if not ver.final_pass or total > b.budget:
+            return None
+        return replace(found, plan=plan, days=days, go=new.get(go.number, go), back=new.get(back.number, back),
+                       verification=ver, total=total, tuning=found.tuning + "+seats")
+
     # ------------------------------------------------------------------------------ public
     async def plan(self) -> Outcome:
         """The first verified plan of the search (raises :class:`PlanningError` when none)."""
@@ -387,6 +443,7 @@ class TripPlanner:
         hotels: list[Poi | None] = list(hotel_options(self.pool, b, self._focus(values))) if b.nights else [None]
         if not hotels:
             raise PlanningError(f"task {b.task_id}: no hotel has the required features within the price cap")
+        fallback: Outcome | None = None
         for tuning in TUNINGS:
             for go, back in pairs[:8]:
                 for hotel in hotels[:4]:
@@ -406,9 +463,28 @@ class TripPlanner:
                     found = Outcome(b, plan, got.days, go, back, outs, backs, hotel, got.poi_queries, got.around,
                                     self._directions(got.days), ver, total, tuning.name, listed=self.listed)
                     if hotel is not None and tuning.name == "normal":
-                        better = await self._upgrade(found, values, tuning)
-                        if better is not None:
-                            return better
-                    return found
+                        found = await self._upgrade(found, values, tuning) or found
+                    if tuning.name == "normal":
+                        found = self._upgrade_seats(found) or found
+                    if self._adequate(found):
+                        return found
+                    if fallback is None or self._richness(found) > self._richness(fallback):
+                        fallback = found
+                    self.reasons.append(f"{tuning.name}: a thin plan ({self._richness(found):.1f})")
+        if fallback is not None:
+            return fallback
         detail = "; ".join(dict.fromkeys(self.reasons[-6:]))
         raise PlanningError(f"task {b.task_id}: no plan passed ({detail})")
+
+    @staticmethod
+    def _richness(found: Outcome) -> float:
+        stops = [s for day in found.days for s in day]
+        return sum(1.0 for s in stops if s.kind == "attraction") + 0.5 * sum(
+            1.0 for s in stops if s.kind in ("breakfast", "lunch", "dinner"))
+
+    def _adequate(self, found: Outcome) -> bool:
+        """A plan worth keeping without looking further: sights and meals on (almost) every day."""
+        days = self.brief.days
+        sights = sum(1 for day in found.days for s in day if s.kind == "attraction")
+        meals = sum(1 for day in found.days for s in day if s.kind in ("lunch", "dinner"))
+        return sights >= max(1, days - 1) and meals >= max(1, days - 1)

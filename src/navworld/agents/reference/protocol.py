@@ -104,6 +104,7 @@ def stream_chunks(reply: Reply, model: str, include_usage: bool) -> list[dict[st
     base = {"id": reply.completion_id, "object": "chat.completion.chunk", "created": 0, "model": model}
 
     def chunk(delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
+        """One chunk with ``delta``."""
         return {**base, "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
 
     out = [chunk({"role": "assistant", "content": ""})]
