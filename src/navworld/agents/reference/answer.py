@@ -29,6 +29,8 @@ __all__ = ["write_answer"]
 
 TRAIN_TYPES = {"G": "高铁", "D": "动车", "C": "城际", "Z": "直达特快", "T": "特快", "K": "快速"}
 MAX_OPTIONS = 3
+FREE_TIME_MIN = 90
+"""A gap this long between two activities is shown as free time."""
 
 
 class _Writer(WriterBase):
@@ -81,7 +83,6 @@ class _Writer(WriterBase):
         return sorted(out, key=lambda s: (s.kind, s.dep, s.number))
 
     def transport(self) -> None:
-
         """Intercity options of both directions and the recommended pair with its reasons."""
         o, b = self.o, self.b
         if o.go is None or o.back is None:
@@ -112,7 +113,6 @@ class _Writer(WriterBase):
         self.blank()
 
     def hotel(self) -> None:
-
         """The hotel with its nightly price, why it was chosen, and alternatives."""
         o, b = self.o, self.b
         h = o.hotel
@@ -166,14 +166,17 @@ class _Writer(WriterBase):
             facts = self.t("leg_facts", distance=self.leg_distance(rf), duration=self.leg_duration(rf), price=price, roads=roads)
         return self.t("leg", mode=MODE_WORDS[self.lang][leg.mode], to=to, facts=facts)
 
-    def _near(self, name: str) -> str:
+    def _near(self, name: str, day: list[Stop]) -> str:
+        """``…, 850 m from 「hotel」`` when an around search centred on the hotel or a place of the day found ``name``."""
+        planned = {s.place.name for s in day if s.place is not None}
+        if self.o.hotel is not None:
+            planned.add(self.o.hotel.name)
         for label, _word, dist in self.ev.around:
-            if name in dist and label != name:
+            if name in dist and label != name and label in planned:
                 return self.t("near", center=label, dist=dist[name])
         return ""
 
     def days(self) -> None:
-
         """The day-by-day schedule with every leg and the cost of each day."""
         o, b = self.o, self.b
         self.add(self.t("h_days"))
@@ -181,16 +184,21 @@ class _Writer(WriterBase):
         for i, stops in enumerate(o.days):
             self.blank()
             self.add(self.t("day", n=i + 1, date=b.dates[i], week=weekday(b.dates[i], self.lang)))
+            prev_end: int | None = None
             for s in stops:
                 where = s.arrive if s.kind in ("airplane", "train") else s.place.name if s.place else ""
+                leave = s.legs[0].t0 if s.legs else s.start
+                if prev_end is not None and leave - prev_end >= FREE_TIME_MIN and s.kind != "accommodation":
+                    self.add(self.t("free_time"))
                 line = self._leg_line(s.legs, s.origin if s.kind in ("airplane", "train") else where)
                 if line:
                     self.add(line)
-                self.add(self._stop_line(s, words, last=i == len(o.days) - 1 and s is stops[-1]))
+                prev_end = s.end
+                self.add(self._stop_line(s, words, stops, last=i == len(o.days) - 1 and s is stops[-1]))
             self.add(self.t("day_cost", cost=money(sum(s.total for s in stops))))
         self.blank()
 
-    def _stop_line(self, s: Stop, words: dict[str, str], last: bool) -> str:
+    def _stop_line(self, s: Stop, words: dict[str, str], day: list[Stop], last: bool) -> str:
         price = money(s.price)
         if s.kind in ("airplane", "train"):
             key = "back_line" if last and self.o.back is not None else "go_line"
@@ -204,7 +212,7 @@ class _Writer(WriterBase):
         poi = s.place.poi if s.place else None
         cuisine = poi.cuisine if poi is not None else ""
         return self.t("meal", start=format_minutes(s.start), end=format_minutes(s.end), meal=MEAL_WORDS[self.lang][s.kind],
-                      name=name, price=price, cuisine=cuisine, near=self._near(name))
+                      name=name, price=price, cuisine=cuisine, near=self._near(name, day))
 
     def _spare(self, seen: set[str]) -> None:
         """When the day leaves little room, name a few more places the searches found (for spare time)."""
@@ -228,7 +236,6 @@ class _Writer(WriterBase):
                     self.add(self.t("spare_route", frm=leg.start, line=line.strip().lstrip("·").strip()))
 
     def info(self) -> None:
-
         """Facts of the sights and restaurants (tickets, hours, prices, dishes) and nearby places."""
         b = self.b
         self.add(self.t("h_info"))
@@ -264,10 +271,11 @@ class _Writer(WriterBase):
             items = [self.t("nearby_item", name=n, dist=d) for n, d in list(dist.items())[:6] if n != label]
             if items:
                 self.add(self.t("h_nearby", center=label, items=self.P["join"].join(items)))
+            elif word == "景点":
+                self.add(self.t("nearby_none", center=label))
         self.blank()
 
     def limits(self, plan: dict[str, Any]) -> None:
-
         """The limits of the data, the same-name note and the JSON plan."""
         self.add(self.t("h_limits"), self.t("limits"))
         note = self.branches()

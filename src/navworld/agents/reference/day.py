@@ -29,6 +29,8 @@ MEAL_FROM = {"breakfast": 7 * 60, "lunch": 11 * 60, "dinner": 17 * 60}
 MEAL_LAST = {m: to_minutes(w[1]) for m, w in MEAL_WINDOWS.items()}
 MEAL_FIRST = {m: to_minutes(w[0]) for m, w in MEAL_WINDOWS.items()}
 LUNCH_DUE, DINNER_DUE = 11 * 60 + 30, 17 * 60 + 30
+BREAKFAST_OPEN_BY = 8 * 60 + 30
+"""Breakfast only at places open by then."""
 MAX_WAIT_MIN = 75
 """Longest wait for an attraction to open (must-visit sights may wait longer)."""
 NEAREST = 10
@@ -189,6 +191,8 @@ class DayPlanner:
         for r in ctx.restaurants:
             if r.name in st.used_restaurants or not self._meal_price_ok(r):
                 continue
+            if kind == "breakfast" and _hours(r)[0] > BREAKFAST_OPEN_BY:
+                continue  # a place that opens late would waste the morning
             special = (want_cuisine and r.cuisine in b.cuisines) or (want_veg and r.cuisine == VEGETARIAN_CUISINE)
             est = _est_minutes(here, Place.of(r))
             if est > 75 and not special:

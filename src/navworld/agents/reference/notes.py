@@ -28,6 +28,15 @@ def weekday(date: str, lang: str) -> str:
     return WEEKDAYS[lang][_dt.date.fromisoformat(date).weekday()]
 
 
+EDUCATION_WORDS = ("博物", "纪念", "科技", "天文", "历史", "文化", "美术", "书院", "遗址", "故居", "动物", "植物", "海洋", "自然")
+
+
+def _educational(stop: Any) -> bool:
+    poi = stop.place.poi if stop.place is not None else None
+    text = "".join([poi.name, poi.category, *poi.tags]) if poi is not None else ""
+    return any(w in text for w in EDUCATION_WORDS)
+
+
 class WriterBase:
     """Shared state and helpers of the answer writer, and its later sections."""
 
@@ -47,18 +56,15 @@ class WriterBase:
         return self.P[key].format(**kw)
 
     def add(self, *lines: str) -> None:
-
         """Append lines to the answer."""
         self.lines.extend(lines)
 
     def blank(self) -> None:
-
         """Append one blank line (never two in a row)."""
         if self.lines and self.lines[-1] != "":
             self.lines.append("")
 
     def city(self, name: str) -> str:
-
         """A city name as the answer language writes it."""
         if self.lang == "zh" or not name:
             return name
@@ -70,19 +76,16 @@ class WriterBase:
             return name
 
     def dur(self, minutes: int, zh_text: str) -> str:
-
         """A service duration: the tool text in Chinese, minutes in English."""
         return zh_text if self.lang == "zh" else str(minutes)
 
     def leg_duration(self, rf: RouteFacts) -> str:
-
         """A leg duration quoted from its direction result."""
         if self.lang == "zh" or rf.minutes is None:
             return rf.duration
         return f"{rf.minutes} min"
 
     def leg_distance(self, rf: RouteFacts) -> str:
-
         """A leg distance quoted from its direction result."""
         if self.lang == "zh":
             return rf.distance
@@ -101,7 +104,6 @@ class WriterBase:
             return set()
 
     def weather(self) -> None:
-
         """The forecast of the travel days with advice."""
         b = self.b
         days = [self.ev.weather[d] for d in b.dates if d in self.ev.weather]
@@ -129,7 +131,6 @@ class WriterBase:
         self.blank()
 
     def costs(self) -> None:
-
         """The cost breakdown by kind, the total and what is left of the budget."""
         b = self.b
         groups = {"transport": 0.0, "hotel": 0.0, "meals": 0.0, "tickets": 0.0, "local": 0.0}
@@ -156,7 +157,6 @@ class WriterBase:
         self.blank()
 
     def checks(self) -> None:
-
         """How each hard requirement is met, and the trade-off of each labelled conflict pair."""
         b, o = self.b, self.o
         self.add(self.t("h_checks"))
@@ -232,8 +232,9 @@ class WriterBase:
                             restaurant=rest.name if rest else o.hotel.name, price=money(rest.price if rest else 0)))
             self.blank()
         if b.problem_type == "family_study" and sights:
+            learn = sorted(sights, key=lambda s: (not _educational(s), sights.index(s)))
             items = [self.t("family_item", name=s.name, topic=s.place.poi.category if s.place and s.place.poi else "")
-                     for s in sights[:4]]
+                     for s in learn[:4]]
             self.add(self.t("family", items="\n".join(items)))
             self.blank()
         if b.problem_type == "food_tour" and meals:

@@ -168,6 +168,8 @@ class TripPlanner:
             target = min(target, 2)
         if b.problem_type == "business":
             target = 1  # the days belong to the business; one sight in the spare time
+        elif b.problem_type == "family_study":
+            target = min(target, 2)  # children: a gentle pace
         if b.max_attractions_per_day is not None:
             target = min(target, b.max_attractions_per_day)
         return max(1, target)
