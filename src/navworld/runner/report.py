@@ -89,6 +89,16 @@ def failed_checks(row: dict[str, Any]) -> list[str]:
     return reasons
 
 
+def _status(row: dict[str, Any]) -> str:
+    """``error``, ``pass``/``fail`` against the success mark, or ``code-only`` when no judge scored
+    the row (a code-only total is at most 50, so it can never reach the success mark of 60)."""
+    if row.get("error"):
+        return "error"
+    if row.get("success"):
+        return "pass"
+    return "fail" if row.get("judge") else "code-only"
+
+
 def _cut(text: Any, limit: int = MAX_MESSAGE_CHARS) -> str:
     text = "" if text is None else (text if isinstance(text, str) else json.dumps(text, ensure_ascii=False))
     if len(text) <= limit:
@@ -297,7 +307,7 @@ def build_report(
                 "row": r,
                 "score": _fmt(r.get("score")),
                 "code_score": _fmt(r.get("code_score")),
-                "status": "error" if r.get("error") else ("pass" if r.get("success") else "fail"),
+                "status": _status(r),
                 "final_pass": metrics.get("final_pass"),
                 "reasons": failed_checks(r),
                 "breakdown": _breakdown(r.get("report")),
