@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -33,8 +34,14 @@ def run_cli(args: list[str], cwd: Path, timeout: float = 300, **env: str) -> sub
     )
 
 
+def _default_sigint() -> None:
+    # A test runner started in the background of a non-interactive shell ignores SIGINT, and a
+    # child inherits that; give the child the default disposition, as a terminal user's has.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def popen_cli(args: list[str], cwd: Path, **env: str) -> subprocess.Popen[str]:
-    """Start ``navworld ARGS`` without waiting."""
+    """Start ``navworld ARGS`` without waiting (SIGINT behaves as at a terminal)."""
     return subprocess.Popen(
         [*CLI, *args],
         cwd=cwd,
@@ -42,6 +49,7 @@ def popen_cli(args: list[str], cwd: Path, **env: str) -> subprocess.Popen[str]:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=_default_sigint,
     )
 
 
