@@ -17,6 +17,9 @@ What it adds on top of the SDK (whose own retries are switched off):
 
 API keys come from the ``api_key`` argument, else ``NAVWORLD_API_KEY``, else ``OPENAI_API_KEY``;
 they are never logged, never put in results or exception messages, and never on a command line.
+
+The error types and key handling live in :mod:`navworld.agents.chat_errors`, the result types in
+:mod:`navworld.agents.chat_results`; both are re-exported here.
 """
 
 from __future__ import annotations
@@ -24,15 +27,25 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
-import os
 import time
 import weakref
-from dataclasses import dataclass, field
 from typing import Any
 
 import httpx2
-import openai
 from openai import AsyncOpenAI
+
+from navworld.agents.chat_errors import (
+    KEY_ENV_VARS,  # noqa: F401  (re-exported: it lived here)
+    PLACEHOLDER_KEY,
+    ChatError,
+    ContextOverflowError,
+    StreamCutError,
+    TransientChatError,
+    classify_error,
+    redact,
+    resolve_api_key,
+)
+from navworld.agents.chat_results import ChatResult, Usage, message_to_dict
 
 __all__ = [
     "DEFAULT_CALL_TIMEOUT",
@@ -63,143 +76,6 @@ DEFAULT_RETRY_BACKOFF = 2.0
 MAX_RETRY_AFTER = 30.0
 """Upper bound on a server's ``Retry-After`` we are willing to wait."""
 DEFAULT_MAX_TOKENS = 8192
-KEY_ENV_VARS = ("NAVWORLD_API_KEY", "OPENAI_API_KEY")
-PLACEHOLDER_KEY = "EMPTY"
-"""Sent when no key is configured (local vLLM/sglang servers accept any key)."""
-
-_OVERFLOW_MARKERS = (
-    "context_length_exceeded",
-    "maximum context length",
-    "context length",
-    "context window",
-    "too many tokens",
-    "prompt is too long",
-    "input is too long",
-)
-
-
-def resolve_api_key(api_key: str | None = None) -> str | None:
-    """Return the explicit key, else ``NAVWORLD_API_KEY``, else ``OPENAI_API_KEY``, else None."""
-    if api_key:
-        return api_key
-    for name in KEY_ENV_VARS:
-        value = os.environ.get(name, "").strip()
-        if value:
-            return value
-    return None
-
-
-def redact(text: str, *secrets: str | None) -> str:
-    """Replace every non-trivial secret occurring in ``text`` with ``***``."""
-    for secret in secrets:
-        if secret and len(secret) >= 4 and secret != PLACEHOLDER_KEY:
-            text = text.replace(secret, "***")
-    return text
-
-
-# --------------------------------------------------------------------------------------- errors
-
-
-class ChatError(Exception):
-    """A model call that failed for infrastructure reasons (not the model's fault).
-
-    ``kind`` is a short machine-readable label (``timeout``, ``connection``, ``http_500``,
-    ``rate_limited``, ``stream_cut``, ``bad_request``, ``auth``, ...); ``attempts`` counts the
-    HTTP attempts made; ``retryable`` tells whether the failure was transient.
-    """
-
-    def __init__(
-        self,
-        kind: str,
-        message: str,
-        *,
-        attempts: int = 1,
-        retryable: bool = False,
-        retry_after: float | None = None,
-    ) -> None:
-        super().__init__(f"{kind}: {message}")
-        self.kind = kind
-        self.message = message
-        self.attempts = attempts
-        self.retryable = retryable
-        self.retry_after = retry_after
-
-
-class TransientChatError(ChatError):
-    """A transient failure (connection, timeout, 429, 5xx) that survived every retry."""
-
-
-class StreamCutError(ChatError):
-    """A stream that failed after visible content had arrived: never retried in place."""
-
-
-class ContextOverflowError(ChatError):
-    """The conversation no longer fits the model's context window: the model's failure."""
-
-
-# --------------------------------------------------------------------------------------- results
-
-
-@dataclass
-class Usage:
-    """Token usage summed over model calls (``requests`` counts successful calls)."""
-
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-    total_tokens: int = 0
-    requests: int = 0
-
-    def add(self, other: Usage) -> None:
-        """Add ``other`` into this record."""
-        self.prompt_tokens += other.prompt_tokens
-        self.completion_tokens += other.completion_tokens
-        self.total_tokens += other.total_tokens
-        self.requests += other.requests
-
-    @classmethod
-    def from_api(cls, usage: Any) -> Usage:
-        """Build from an SDK usage object or dict (missing fields count as 0)."""
-        if usage is None:
-            return cls(requests=1)
-
-        def get(name: str) -> int:
-            value = usage.get(name) if isinstance(usage, dict) else getattr(usage, name, None)
-            return int(value or 0)
-
-        prompt, completion = get("prompt_tokens"), get("completion_tokens")
-        total = get("total_tokens") or prompt + completion
-        return cls(prompt, completion, total, 1)
-
-    def to_dict(self) -> dict[str, int]:
-        """A JSON-safe dict."""
-        return {
-            "prompt_tokens": self.prompt_tokens,
-            "completion_tokens": self.completion_tokens,
-            "total_tokens": self.total_tokens,
-            "requests": self.requests,
-        }
-
-
-@dataclass
-class ChatResult:
-    """One successful model call: the assistant message (OpenAI dict shape) and metadata."""
-
-    message: dict[str, Any]
-    finish_reason: str | None
-    usage: Usage = field(default_factory=Usage)
-    attempts: int = 1
-    seconds: float = 0.0
-
-    @property
-    def content(self) -> str:
-        """The visible text of the message ('' when absent)."""
-        return self.message.get("content") or ""
-
-    @property
-    def tool_calls(self) -> list[dict[str, Any]]:
-        """The message's tool calls (empty list when none)."""
-        return list(self.message.get("tool_calls") or [])
-
 
 # ------------------------------------------------------------------------------------ the client
 
@@ -356,7 +232,7 @@ class ChatClient:
         if not choices:
             raise ChatError("bad_response", "the endpoint returned no choices", retryable=True)
         choice = choices[0]
-        message = _message_to_dict(choice.message)
+        message = message_to_dict(choice.message)
         return ChatResult(message=message, finish_reason=choice.finish_reason, usage=Usage.from_api(completion.usage))
 
     async def _call_streaming(self, sdk: AsyncOpenAI, params: dict[str, Any], timeout: float) -> ChatResult:
@@ -417,67 +293,4 @@ class ChatClient:
 
     def _classify(self, exc: BaseException) -> ChatError:
         """Map an SDK/transport exception to a :class:`ChatError` (message redacted)."""
-        msg = redact(str(exc) or type(exc).__name__, self._api_key)[:500]
-        if isinstance(exc, openai.APITimeoutError):
-            return ChatError("timeout", msg, retryable=True)
-        if isinstance(exc, openai.APIConnectionError | httpx2.TransportError):
-            return ChatError("connection", msg, retryable=True)
-        if isinstance(exc, openai.APIStatusError):
-            status = exc.status_code
-            body_text = redact(str(exc.body or ""), self._api_key)
-            haystack = f"{msg} {body_text} {getattr(exc, 'code', '') or ''}".lower()
-            if status in (400, 413, 422) and any(m in haystack for m in _OVERFLOW_MARKERS):
-                return ContextOverflowError("context_overflow", msg, retryable=False)
-            if status == 429:
-                return ChatError("rate_limited", msg, retryable=True, retry_after=_retry_after(exc.response))
-            if status >= 500 or status in (408, 409):
-                return ChatError(f"http_{status}", msg, retryable=True, retry_after=_retry_after(exc.response))
-            if status in (401, 403):
-                return ChatError("auth", msg)
-            if status == 404:
-                return ChatError("not_found", msg)
-            return ChatError("bad_request", f"HTTP {status}: {msg}")
-        if isinstance(exc, openai.APIError):
-            return ChatError("api_error", msg, retryable=True)
-        return ChatError("client_error", f"{type(exc).__name__}: {msg}")
-
-
-def _retry_after(response: httpx2.Response | None) -> float | None:
-    """Seconds from a ``Retry-After`` (or ``retry-after-ms``) header, if present and numeric."""
-    if response is None:
-        return None
-    ms = response.headers.get("retry-after-ms")
-    if ms:
-        try:
-            return max(0.0, float(ms) / 1000.0)
-        except ValueError:
-            pass
-    value = response.headers.get("retry-after")
-    if value:
-        try:
-            return max(0.0, float(value))
-        except ValueError:
-            return None
-    return None
-
-
-def _message_to_dict(message: Any) -> dict[str, Any]:
-    """Convert an SDK assistant message to the OpenAI dict shape used in traces."""
-    out: dict[str, Any] = {"role": "assistant", "content": getattr(message, "content", None)}
-    raw_calls = getattr(message, "tool_calls", None) or []
-    calls = []
-    for index, tc in enumerate(raw_calls):
-        fn = getattr(tc, "function", None)
-        calls.append(
-            {
-                "id": getattr(tc, "id", None) or f"call_{index}",
-                "type": "function",
-                "function": {
-                    "name": (getattr(fn, "name", None) or "") if fn is not None else "",
-                    "arguments": (getattr(fn, "arguments", None) or "") if fn is not None else "",
-                },
-            }
-        )
-    if calls:
-        out["tool_calls"] = calls
-    return out
+        return classify_error(exc, self._api_key)

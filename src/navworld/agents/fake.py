@@ -15,18 +15,43 @@ retries, re-dispatches and concurrency.
 
 :class:`GroundedPlanner` is a competent scripted agent: it reads the travel request, looks up
 POIs, weather, routes and (when there is an origin city) trains and flights, then writes an
-answer citing what the tools returned. The fault scripts below wrap it.
+answer citing what the tools returned. The fault scripts of :mod:`navworld.agents.fake_faults`
+wrap it.
+
+The request/outcome types and the conversation view live in :mod:`navworld.agents.fake_request`,
+the fault wrappers in :mod:`navworld.agents.fake_faults`; both are re-exported here.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 import re
-import threading
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
 from typing import Any
+
+from navworld.agents.fake_faults import (
+    context_overflow_after,
+    fail_first,
+    hang_first,
+    malformed_args_first,
+    rate_limit_first,
+    stream_cut_first,
+    unknown_tool_first,
+)
+from navworld.agents.fake_request import (
+    ChatRequest,
+    Conversation,
+    Fault,
+    Hang,
+    Outcome,
+    Reply,
+    Script,
+    StreamCut,
+    ToolExchange,  # noqa: F401  (re-exported: it lived here)
+    call,
+    find_cities,
+    find_date,
+    number_calls,
+)
 
 __all__ = [
     "ChatRequest",
@@ -49,186 +74,9 @@ __all__ = [
     "unknown_tool_first",
 ]
 
+# ----------------------------------------------------------------------------- city names
 
-# ----------------------------------------------------------------------------- request/outcomes
-
-
-@dataclass(frozen=True)
-class Reply:
-    """An assistant message: ``content`` and/or ``tool_calls`` (OpenAI dict shape)."""
-
-    content: str | None = None
-    tool_calls: tuple[dict[str, Any], ...] = ()
-    finish_reason: str | None = None
-
-
-@dataclass(frozen=True)
-class Fault:
-    """An HTTP error response in the OpenAI error shape."""
-
-    status: int
-    message: str = "fake server error"
-    code: str | None = None
-    headers: tuple[tuple[str, str], ...] = ()
-
-
-@dataclass(frozen=True)
-class Hang:
-    """Sleep ``seconds`` and then answer with ``then`` (default: a short text reply)."""
-
-    seconds: float
-    then: Reply | None = None
-
-
-@dataclass(frozen=True)
-class StreamCut:
-    """Stream ``content`` as visible deltas, then drop the connection (non-streaming: HTTP 502)."""
-
-    content: str = "好的，下面是为您规划的行程："
-
-
-Outcome = Reply | Fault | Hang | StreamCut
-
-
-@dataclass
-class ChatRequest:
-    """One chat-completions request as the fake endpoint received it."""
-
-    model: str
-    messages: list[dict[str, Any]]
-    tools: list[dict[str, Any]] | None = None
-    temperature: float | None = None
-    max_tokens: int | None = None
-    seed: int | None = None
-    stream: bool = False
-    headers: dict[str, str] = field(default_factory=dict)
-
-    @property
-    def tools_on(self) -> bool:
-        """Whether tools were offered."""
-        return bool(self.tools)
-
-    @property
-    def conversation(self) -> Conversation:
-        """A read-only analysis of the messages."""
-        return Conversation(self.messages)
-
-
-Script = Callable[[ChatRequest], Outcome]
-
-
-def call(name: str, arguments: dict[str, Any] | str, call_id: str | None = None) -> dict[str, Any]:
-    """Build one OpenAI tool call (``arguments`` dicts are JSON-encoded as given)."""
-    args = arguments if isinstance(arguments, str) else json.dumps(arguments, ensure_ascii=False)
-    return {"id": call_id or "", "type": "function", "function": {"name": name, "arguments": args}}
-
-
-def _number_calls(calls: Sequence[dict[str, Any]], conv: Conversation) -> tuple[dict[str, Any], ...]:
-    base = conv.n_tool_messages
-    out = []
-    for offset, c in enumerate(calls):
-        c = dict(c)
-        if not c.get("id"):
-            c["id"] = f"call_{base + offset}"
-        out.append(c)
-    return tuple(out)
-
-
-# ----------------------------------------------------------------------------- conversation view
-
-_ERROR_PREFIXES = ("错误", "Error", "error")
 _LNGLAT = re.compile(r"(\d{2,3}\.\d{3,}),\s*(\d{1,2}\.\d{3,})")
-_ISO_DATE = re.compile(r"(20\d\d)-(\d{2})-(\d{2})")
-_ZH_DATE = re.compile(r"(20\d\d)年(\d{1,2})月(\d{1,2})日")
-
-
-@dataclass(frozen=True)
-class ToolExchange:
-    """One tool call the assistant made and the tool message that answered it."""
-
-    name: str
-    arguments: str
-    content: str
-
-    @property
-    def ok(self) -> bool:
-        """Whether the tool answered without an error."""
-        return not self.content.lstrip().startswith(_ERROR_PREFIXES)
-
-    def args(self) -> dict[str, Any]:
-        """The parsed arguments ({} when they are not a JSON object)."""
-        try:
-            value = json.loads(self.arguments)
-        except (TypeError, ValueError):
-            return {}
-        return value if isinstance(value, dict) else {}
-
-
-class Conversation:
-    """Read-only analysis of a chat transcript (what a scripted model 'knows')."""
-
-    def __init__(self, messages: list[dict[str, Any]]) -> None:
-        self.messages = messages
-        calls: dict[str, tuple[str, str]] = {}
-        self.exchanges: list[ToolExchange] = []
-        for msg in messages:
-            if msg.get("role") == "assistant":
-                for tc in msg.get("tool_calls") or []:
-                    fn = tc.get("function") or {}
-                    calls[tc.get("id", "")] = (fn.get("name", ""), fn.get("arguments", ""))
-            elif msg.get("role") == "tool":
-                name, args = calls.get(msg.get("tool_call_id", ""), ("", ""))
-                self.exchanges.append(ToolExchange(name, args, str(msg.get("content") or "")))
-
-    @property
-    def user_prompt(self) -> str:
-        """The first user message."""
-        return next((str(m.get("content") or "") for m in self.messages if m.get("role") == "user"), "")
-
-    @property
-    def last(self) -> dict[str, Any]:
-        """The last message."""
-        return self.messages[-1] if self.messages else {}
-
-    @property
-    def n_tool_messages(self) -> int:
-        """How many tool messages the conversation holds."""
-        return len(self.exchanges)
-
-    @property
-    def final_prompt_sent(self) -> bool:
-        """Whether a user message follows the first assistant message (the final-answer prompt)."""
-        seen_assistant = False
-        for msg in self.messages:
-            if msg.get("role") == "assistant":
-                seen_assistant = True
-            elif msg.get("role") == "user" and seen_assistant:
-                return True
-        return False
-
-    def ok_results(self, name: str | None = None) -> list[ToolExchange]:
-        """Successful exchanges (of one tool when ``name`` is given)."""
-        return [e for e in self.exchanges if e.ok and (name is None or e.name == name)]
-
-    def called_ok(self, name: str) -> bool:
-        """Whether ``name`` returned a successful result."""
-        return any(e.ok and e.name == name for e in self.exchanges)
-
-    def settled(self, name: str, tries: int = 2) -> bool:
-        """Whether ``name`` succeeded or was already tried ``tries`` times (so move on)."""
-        return self.called_ok(name) or sum(e.name == name for e in self.exchanges) >= tries
-
-    def errors(self) -> list[ToolExchange]:
-        """Exchanges that returned an error."""
-        return [e for e in self.exchanges if not e.ok]
-
-    def digest(self) -> str:
-        """A hash of the messages: one conversation state."""
-        blob = json.dumps(self.messages, sort_keys=True, ensure_ascii=False, default=str)
-        return hashlib.sha256(blob.encode()).hexdigest()
-
-
-# ----------------------------------------------------------------------------- request parsing
 
 
 def _city_names() -> list[str]:
@@ -238,47 +86,6 @@ def _city_names() -> list[str]:
         return list(city_names())
     except Exception:  # the catalog is optional for a fake model
         return []
-
-
-def find_cities(text: str, names: Sequence[str]) -> tuple[str | None, str | None]:
-    """Guess (origin, destination) from a travel request, using the known city ``names``."""
-    hits: list[tuple[int, str]] = []
-    for name in sorted(set(names), key=len, reverse=True):
-        start = 0
-        while (pos := text.find(name, start)) >= 0:
-            if not any(p <= pos < p + len(n) for p, n in hits):
-                hits.append((pos, name))
-            start = pos + len(name)
-    hits.sort()
-    ordered: list[str] = []
-    for _, name in hits:
-        if name not in ordered:
-            ordered.append(name)
-    if not ordered:
-        return None, None
-    if len(ordered) == 1:
-        return None, ordered[0]
-    origin = None
-    for pos, name in hits:
-        before, after = text[max(0, pos - 6) : pos], text[pos + len(name) : pos + len(name) + 4]
-        if "从" in before or "出发" in after or before.lower().rstrip().endswith("from"):
-            origin = name
-            break
-    if origin is None:
-        return None, ordered[0]
-    destination = next(n for n in ordered if n != origin)
-    return origin, destination
-
-
-def find_date(text: str) -> str | None:
-    """The first date of a request as ``YYYY-MM-DD``."""
-    m = _ISO_DATE.search(text)
-    if m:
-        return m.group(0)
-    m = _ZH_DATE.search(text)
-    if m:
-        return f"{m.group(1)}-{int(m.group(2)):02d}-{int(m.group(3)):02d}"
-    return None
 
 
 # ----------------------------------------------------------------------------- grounded planner
@@ -317,7 +124,7 @@ class GroundedPlanner:
         if request.tools_on:
             calls = self.next_calls(conv)
             if calls:
-                return Reply(content=None, tool_calls=_number_calls(calls, conv))
+                return Reply(content=None, tool_calls=number_calls(calls, conv))
             if self.short_first and not conv.final_prompt_sent:
                 return Reply(content="方案见下。" if self.lang == "zh" else "Plan below.")
         return Reply(content=self.answer(conv))
@@ -394,94 +201,7 @@ class GroundedPlanner:
         return text
 
 
-# ----------------------------------------------------------------------------- fault wrappers
-
-
-class _PerState:
-    """Counts how often each conversation state (and key) has been seen, thread-safely."""
-
-    def __init__(self) -> None:
-        self._seen: dict[str, int] = {}
-        self._lock = threading.Lock()
-
-    def bump(self, key: str) -> int:
-        with self._lock:
-            self._seen[key] = self._seen.get(key, 0) + 1
-            return self._seen[key]
-
-
-def fail_first(script: Script, status: int = 500, times: int = 1, message: str = "upstream overloaded") -> Script:
-    """Answer the first ``times`` requests of every conversation state with HTTP ``status``."""
-    seen = _PerState()
-
-    def wrapped(request: ChatRequest) -> Outcome:
-        if seen.bump(request.conversation.digest()) <= times:
-            return Fault(status, message, code="server_error" if status >= 500 else None)
-        return script(request)
-
-    return wrapped
-
-
-def rate_limit_first(script: Script, times: int = 1, retry_after: float = 0.05) -> Script:
-    """HTTP 429 with a ``Retry-After`` for the first ``times`` requests of every state."""
-    seen = _PerState()
-
-    def wrapped(request: ChatRequest) -> Outcome:
-        if seen.bump(request.conversation.digest()) <= times:
-            return Fault(429, "rate limit reached", code="rate_limit_exceeded", headers=(("retry-after", str(retry_after)),))
-        return script(request)
-
-    return wrapped
-
-
-def hang_first(script: Script, seconds: float, times: int = 1) -> Script:
-    """Sleep ``seconds`` on the first ``times`` requests of every state (then answer normally)."""
-    seen = _PerState()
-
-    def wrapped(request: ChatRequest) -> Outcome:
-        outcome = script(request)
-        if seen.bump(request.conversation.digest()) <= times and isinstance(outcome, Reply):
-            return Hang(seconds, outcome)
-        return outcome
-
-    return wrapped
-
-
-def stream_cut_first(script: Script, times: int = 1, text: str = "好的，下面是为您规划的行程：") -> Script:
-    """Cut the stream after visible text on the first ``times`` final-answer requests of a state."""
-    seen = _PerState()
-
-    def wrapped(request: ChatRequest) -> Outcome:
-        outcome = script(request)
-        if isinstance(outcome, Reply) and not outcome.tool_calls and seen.bump(request.conversation.digest()) <= times:
-            return StreamCut(text)
-        return outcome
-
-    return wrapped
-
-
-def malformed_args_first(script: Script) -> Script:
-    """Before any tool result exists, call ``poi_search`` with truncated JSON arguments."""
-
-    def wrapped(request: ChatRequest) -> Outcome:
-        conv = request.conversation
-        if request.tools_on and not conv.exchanges:
-            return Reply(tool_calls=_number_calls([call("poi_search", '{"address": "西湖", "region": ')], conv))
-        return script(request)
-
-    return wrapped
-
-
-def unknown_tool_first(script: Script, name: str = "book_hotel") -> Script:
-    """Before any tool result exists, call a tool that does not exist."""
-
-    def wrapped(request: ChatRequest) -> Outcome:
-        conv = request.conversation
-        if request.tools_on and not conv.exchanges:
-            return Reply(tool_calls=_number_calls([call(name, {"hotel": "任意"})], conv))
-        return script(request)
-
-    return wrapped
+# ----------------------------------------------------------------------------- model scripts
 
 
 def always_tools(stubborn: bool = False, answer: Script | None = None) -> Script:
@@ -500,7 +220,7 @@ def always_tools(stubborn: bool = False, answer: Script | None = None) -> Script
             args = {"address": f"{('景点', '公园', '博物馆', '餐厅', '酒店')[n % 5]}{n}"}
             if dest:
                 args["region"] = dest
-            return Reply(tool_calls=_number_calls([call("poi_search", args)], conv))
+            return Reply(tool_calls=number_calls([call("poi_search", args)], conv))
         return (answer or planner)(request)
 
     return script
@@ -513,18 +233,3 @@ def empty_content() -> Script:
         return Reply(content="")
 
     return script
-
-
-def context_overflow_after(script: Script, tool_messages: int = 1) -> Script:
-    """HTTP 400 ``context_length_exceeded`` once the transcript holds ``tool_messages`` results."""
-
-    def wrapped(request: ChatRequest) -> Outcome:
-        if request.conversation.n_tool_messages >= tool_messages:
-            return Fault(
-                400,
-                "This model's maximum context length is 4096 tokens. However, your messages resulted in 9000 tokens.",
-                code="context_length_exceeded",
-            )
-        return script(request)
-
-    return wrapped

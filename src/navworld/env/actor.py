@@ -12,22 +12,21 @@
 
 Episodes live in an :class:`~navworld.env.episodes.EpisodeStore` (TTL, cap); finished ones are
 freed immediately.
+
+The evaluate logic lives in :mod:`navworld.env.evaluate`, the result stamps (:func:`versions`,
+:func:`problem_summary`, :func:`content_hash`) in :mod:`navworld.env.summary`; they are re-exported
+here.
 """
 
 from __future__ import annotations
 
 import inspect
-import json
-import logging
 import os
-import time
 from collections import OrderedDict
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
-from navworld.agents.client import DEFAULT_CALL_TIMEOUT, DEFAULT_MAX_RETRIES, DEFAULT_MAX_TOKENS, redact
+from navworld.agents.client import DEFAULT_CALL_TIMEOUT, DEFAULT_MAX_RETRIES, DEFAULT_MAX_TOKENS
 from navworld.agents.client import DEFAULT_RETRY_BACKOFF as _BACKOFF
-from navworld.agents.loop import run_episode
 from navworld.agents.messages import (
     MAX_TOOL_STEPS,
     assistant_message,
@@ -39,71 +38,20 @@ from navworld.agents.messages import (
 )
 from navworld.core.errors import TaskError
 from navworld.core.problem import Problem
-from navworld.core.seeding import current_salt, stable_hash
-from navworld.core.versions import GENERATOR_VERSION, PACKAGE_VERSION, SCORER_VERSION, WORLD_VERSION
+from navworld.core.seeding import current_salt
 from navworld.env.episodes import Episode, EpisodeNotFound, EpisodeStore
+from navworld.env.evaluate import (
+    SUCCESS_THRESHOLD,
+    TASK_NAME,  # noqa: F401  (re-exported: it lived here)
+    evaluate_episode,
+)
+from navworld.env.summary import content_hash, debug_enabled, problem_summary, versions
 
 __all__ = ["MAX_FORCED_PROMPTS", "SUCCESS_THRESHOLD", "Actor", "problem_summary", "versions"]
 
-log = logging.getLogger(__name__)
-
-SUCCESS_THRESHOLD = 0.6
-"""``success`` is ``score >= 0.6`` (a total of 60/100)."""
 MAX_FORCED_PROMPTS = 2
 """Tool-call turns refused after the step limit before the episode ends without an answer."""
-TASK_NAME = "navworld"
 _PROBLEM_CACHE = 512
-
-
-def versions() -> dict[str, str]:
-    """The version stamps recorded in every result."""
-    return {
-        "package_version": PACKAGE_VERSION,
-        "world_version": WORLD_VERSION,
-        "generator_version": GENERATOR_VERSION,
-        "scorer_version": SCORER_VERSION,
-    }
-
-
-def problem_summary(problem: Problem) -> dict[str, Any]:
-    """The problem fields an agent or trainer may see (no oracle ``extra``)."""
-    return {
-        "task_id": problem.task_id,
-        "problem_type": problem.problem_type,
-        "difficulty": problem.difficulty,
-        "origin_city": problem.origin_city,
-        "destination_city": problem.destination_city,
-        "travel_date": problem.travel_date,
-        "num_days": problem.num_days,
-        "budget": problem.budget,
-        "group_type": problem.group_type,
-        "group_size": problem.group_size,
-        "interests": list(problem.interests),
-        "constraints": list(problem.constraints),
-        "required_tools": list(problem.required_tools),
-        "lang": problem.lang,
-    }
-
-
-def content_hash(problem: Problem) -> str:
-    """A hash of the whole generated problem (prompt, fields, constraint programs)."""
-    return stable_hash(json.dumps(problem.to_dict(), sort_keys=True, ensure_ascii=False))
-
-
-def _public_url(url: str) -> str:
-    """``url`` without user-info (credentials never go into results)."""
-    try:
-        parts = urlsplit(url)
-    except ValueError:
-        return "<invalid url>"
-    host = parts.hostname or ""
-    if parts.port:
-        host = f"{host}:{parts.port}"
-    return urlunsplit((parts.scheme, host, parts.path, "", ""))
-
-
-def _debug_enabled() -> bool:
-    return os.environ.get("NAVWORLD_DEBUG", "").strip().lower() in ("1", "true", "yes", "on")
 
 
 class Actor:
@@ -252,96 +200,10 @@ class Actor:
             TaskError: a bad ``task_id``.
             EpisodeStoreFull: too many live episodes.
         """
-        started = time.monotonic()
-        problem = self.problem(task_id)
-        # Claim a slot up front so a full store fails fast, before any model call. Each dispatch
-        # gets a fresh episode (fresh budget and rewards); the previous one is freed first.
-        pending = [self.store.add(Episode(problem, self.world, self.salt))]
-        used: list[Episode] = []
-
-        def factory() -> Episode:
-            if pending:
-                episode = pending.pop()
-            else:
-                self.store.discard(used[-1].id)
-                episode = self.store.add(Episode(problem, self.world, self.salt))
-            used.append(episode)
-            return episode
-
-        try:
-            run = await run_episode(
-                problem,
-                self.world,
-                model=model,
-                base_url=base_url,
-                api_key=api_key,
-                temperature=temperature,
-                timeout=timeout,
-                max_tokens=max_tokens if max_tokens is not None else self.max_tokens,
-                seed=seed,
-                call_timeout=self.call_timeout,
-                max_retries=self.max_retries,
-                retry_backoff=self.retry_backoff,
-                stream=self.stream if stream is None else stream,
-                executor_factory=factory,
-                tools=self.tools(),
-            )
-        finally:
-            for episode in pending + used:
-                self.store.discard(episode.id)
-
-        episode = used[-1]
-        extra: dict[str, Any] = {
-            "task_id": problem.task_id,
-            "problem_type": problem.problem_type,
-            "difficulty": problem.difficulty,
-            "lang": problem.lang,
-            "model": model,
-            "base_url": _public_url(base_url),
-            "total": 0.0,
-            "report": None,
-            "steps": run.steps,
-            "tool_calls": run.tool_calls,
-            "usage": run.usage.to_dict(),
-            "finish": run.finish,
-            "model_failure": run.model_failure,
-            "step_rewards": list(episode.step_rewards),
-            "mean_step_reward": round(sum(episode.step_rewards) / len(episode.step_rewards), 4)
-            if episode.step_rewards
-            else 0.0,
-            "dispatches": run.dispatches,
-            "model_calls": run.model_calls,
-            "http_attempts": run.http_attempts,
-            "answer": run.answer,
-            "trace": run.trace,
-            "valid_for_scoring": run.error is None,
-            "salt": self.salt,
-            "world": self.world_name,
-            "versions": versions(),
-            "content_hash": content_hash(problem),
-        }
-        error = redact(run.error, api_key) if run.error else None
-        score = 0.0
-        if error is None:
-            try:
-                report = await self._score(problem, run.trace, run.answer)
-            except Exception as exc:  # a scorer exception is a bug: report it, do not crash a batch
-                log.exception("scoring task %s failed", problem.task_id)
-                error = f"scorer: {type(exc).__name__}: {exc}"
-                extra["valid_for_scoring"] = False
-            else:
-                total = float(report.total)
-                extra["total"] = total
-                extra["report"] = report.to_dict()
-                score = round(total / 100.0, 6)
-        return {
-            "task_name": TASK_NAME,
-            "score": score,
-            "success": error is None and score >= SUCCESS_THRESHOLD,
-            "time_taken": round(time.monotonic() - started, 4),
-            "error": error,
-            "extra": extra,
-        }
+        return await evaluate_episode(
+            self, model, base_url, task_id, timeout, temperature, api_key, seed,
+            max_tokens=max_tokens, stream=stream,
+        )
 
     # ------------------------------------------------------------------------------ reset / step
     async def reset(self, task_id: int, lang: str | None = None) -> dict[str, Any]:
@@ -458,7 +320,7 @@ class Actor:
             model_failure = "no_final_answer"
         report = await self._score(episode.problem, episode.messages, answer)
         total = float(report.total)
-        breakdown = report.to_dict() if _debug_enabled() else report.to_safe_dict()
+        breakdown = report.to_dict() if debug_enabled() else report.to_safe_dict()
         info = {
             "score": total,
             "score_breakdown": breakdown,

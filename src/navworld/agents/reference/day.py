@@ -7,118 +7,37 @@ The day is built forward in time by a greedy rule set with a little look-ahead (
 the meal that is due, or the best attraction that still fits (must-visit sights first), or ends
 the day. A few variants (with/without breakfast, must-visit first or later) are tried when the
 default does not place everything; the trip-level search backtracks over days that fail.
+The timing rules and the day's data types live in :mod:`navworld.agents.reference.day_frame`.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
-from navworld.agents.reference.brief import VEGETARIAN_CUISINE, Brief
-from navworld.agents.reference.model import Mover, Place, Stop
-from navworld.core.geo import haversine_km
+from navworld.agents.reference.brief import VEGETARIAN_CUISINE
+from navworld.agents.reference.day_frame import (
+    BREAKFAST_OPEN_BY,
+    DINNER_DUE,
+    LUNCH_DUE,
+    MAX_WAIT_MIN,
+    MEAL_FIRST,
+    MEAL_FROM,
+    MEAL_LAST,
+    MEAL_MINUTES,
+    NEAREST,
+    DayResult,
+    DaySpec,
+    PlanCtx,
+    TripState,
+    est_minutes,
+    open_hours,
+)
+from navworld.agents.reference.model import Place, Stop
 from navworld.core.models import Poi
-from navworld.core.plan import to_minutes
-from navworld.verify.check_pois import MEAL_WINDOWS, open_during
+from navworld.verify.check_pois import open_during
 
 __all__ = ["DayPlanner", "DayResult", "DaySpec", "PlanCtx", "TripState"]
-
-MEAL_MINUTES = {"breakfast": 30, "lunch": 60, "dinner": 60}
-MEAL_FROM = {"breakfast": 7 * 60, "lunch": 11 * 60, "dinner": 17 * 60}
-"""Earliest start the planner chooses for a meal (the windows allow earlier)."""
-MEAL_LAST = {m: to_minutes(w[1]) for m, w in MEAL_WINDOWS.items()}
-MEAL_FIRST = {m: to_minutes(w[0]) for m, w in MEAL_WINDOWS.items()}
-LUNCH_DUE, DINNER_DUE = 11 * 60 + 30, 17 * 60 + 30
-BREAKFAST_OPEN_BY = 8 * 60 + 30
-"""Breakfast only at places open by then."""
-MAX_WAIT_MIN = 75
-"""Longest wait for an attraction to open (must-visit sights may wait longer)."""
-NEAREST = 10
-"""Candidates (by straight-line distance) examined for each decision."""
-
-
-def _hours(poi: Poi) -> tuple[int, int]:
-    try:
-        o, c = to_minutes(poi.open), to_minutes(poi.close)
-    except ValueError:
-        return 0, 1440
-    if o == c or (o == 0 and c >= 1440):
-        return 0, 24 * 60 * 2
-    if c < o:
-        c += 1440
-    return o, c
-
-
-def _est_minutes(a: Place, b: Place) -> float:
-    return 8.0 + haversine_km(a.loc, b.loc) * 3.0
-
-
-@dataclass
-class TripState:
-    """What earlier days used up or achieved."""
-
-    used_attractions: set[str] = field(default_factory=set)
-    used_restaurants: set[str] = field(default_factory=set)
-    cuisine_meals: int = 0
-    veg_meals: int = 0
-    pending_must: list[Poi] = field(default_factory=list)
-    spent: float = 0.0
-    """What the days so far cost beyond the fixed costs (intercity fares, hotel nights)."""
-
-    def copy(self) -> TripState:
-        """An independent copy."""
-        return TripState(set(self.used_attractions), set(self.used_restaurants), self.cuisine_meals, self.veg_meals,
-                         list(self.pending_must), self.spent)
-
-
-@dataclass
-class PlanCtx:
-    """Everything a day needs to know about the trip being planned."""
-
-    brief: Brief
-    mover: Mover
-    attractions: list[Poi]
-    restaurants: list[Poi]
-    value: dict[str, float]
-    target: int
-    frugal: bool = False
-    meal_cap: float | None = None
-    """Most a meal may cost per person (budget guard), None = no cap."""
-    avoid: frozenset[str] = frozenset()
-    """Names to use only when nothing else fits (e.g. names another branch shares)."""
-    allowance: float | None = None
-    """What the whole trip may spend beyond the fixed costs (None = no budget)."""
-    pace: bool = False
-    """Spread the allowance evenly over the days (frugal tunings)."""
-
-
-@dataclass(frozen=True)
-class DaySpec:
-    """The frame of one day: where and when it starts and how it must end."""
-
-    index: int
-    start: Place | None
-    anchor: Place
-    t0: int
-    end: str
-    """``hotel`` (check in), ``return`` (train/flight home) or ``none``."""
-    end_place: Place | None
-    latest: int
-    """Latest arrival at ``end_place`` (or latest end of any activity when ``end == "none"``)."""
-    meals: frozenset[str]
-    first: Stop | None = None
-    last: Stop | None = None
-    last_chance: bool = False
-
-
-@dataclass
-class DayResult:
-    """A scheduled day."""
-
-    stops: list[Stop]
-    state: TripState
-    attractions: int
-    missed_must: int
 
 
 @dataclass(frozen=True)
@@ -191,10 +110,10 @@ class DayPlanner:
         for r in ctx.restaurants:
             if r.name in st.used_restaurants or not self._meal_price_ok(r):
                 continue
-            if kind == "breakfast" and _hours(r)[0] > BREAKFAST_OPEN_BY:
+            if kind == "breakfast" and open_hours(r)[0] > BREAKFAST_OPEN_BY:
                 continue  # a place that opens late would waste the morning
             special = (want_cuisine and r.cuisine in b.cuisines) or (want_veg and r.cuisine == VEGETARIAN_CUISINE)
-            est = _est_minutes(here, Place.of(r))
+            est = est_minutes(here, Place.of(r))
             if est > 75 and not special:
                 continue
             score = est / 10.0 + (r.cost or 0.0) / (12.0 if ctx.frugal else 35.0) - 0.6 * r.rating
@@ -216,7 +135,7 @@ class DayPlanner:
                 continue
             arrive = legs[-1].t1 if legs else t
             start = max(arrive, MEAL_FROM[kind] if pos is not None else t, MEAL_FIRST[kind])
-            o, c = _hours(r)
+            o, c = open_hours(r)
             if start < o:
                 start = o
             if start > MEAL_LAST[kind] or start + dur > c:
@@ -257,12 +176,12 @@ class DayPlanner:
         musts = [p for p in st.pending_must if p.name not in st.used_attractions]
         cands: list[tuple[float, str, Poi, bool]] = []
         for p in musts:
-            cands.append((-1000.0 + _est_minutes(here, Place.of(p)), p.name, p, True))
+            cands.append((-1000.0 + est_minutes(here, Place.of(p)), p.name, p, True))
         if not musts or not early_must:
             for p in ctx.attractions:
                 if p.name in st.used_attractions or p.name in ctx.brief.must_visit:
                     continue
-                est = _est_minutes(here, Place.of(p))
+                est = est_minutes(here, Place.of(p))
                 cands.append((est / 12.0 - ctx.value.get(p.name, 0.0), p.name, p, False))
         cands.sort(key=lambda x: (x[0], x[1]))
         tried = 0
@@ -275,7 +194,7 @@ class DayPlanner:
             if legs is None:
                 continue
             arrive = legs[-1].t1 if legs else t
-            o, c = _hours(p)
+            o, c = open_hours(p)
             start = max(arrive, o)
             if start - arrive > (600 if must else MAX_WAIT_MIN):
                 continue

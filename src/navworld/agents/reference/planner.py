@@ -6,22 +6,24 @@ where the traveller will be at meal times), then only with restaurants that the 
 searches return (``poi_search`` keywords plus ``around_search`` at the places found in the
 first pass), so every POI of the final plan is grounded in a tool result of the episode. A
 candidate is accepted when it fits the budget and passes ``verify_plan`` (every environment
-check and every constraint program); otherwise the search moves on.
+check and every constraint program); otherwise the search moves on. The result types live in
+:mod:`.outcome`, the day frames in :mod:`.trip_days` and the choice of directions calls in
+:mod:`.directions`.
 """
 
 from __future__ import annotations
 
 import logging
 import math
-import statistics
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass
 from typing import Any
 
-from navworld.agents.reference.brief import VEGETARIAN_CUISINE, Brief, read_brief
+from navworld.agents.reference.brief import VEGETARIAN_CUISINE, read_brief
 from navworld.agents.reference.day import DayPlanner, DaySpec, PlanCtx, TripState
-from navworld.agents.reference.model import Leg, Mover, Place, Policy, Stop
+from navworld.agents.reference.directions import MAX_DIRECTIONS as MAX_DIRECTIONS
+from navworld.agents.reference.directions import choose_directions
+from navworld.agents.reference.model import Mover, Place, Policy, Stop
 from navworld.agents.reference.options import (
-    BUFFER,
     Service,
     attraction_keywords,
     attraction_values,
@@ -32,12 +34,28 @@ from navworld.agents.reference.options import (
     transport_pairs,
     upgrade_options,
 )
+from navworld.agents.reference.outcome import (
+    TUNINGS,
+    UPGRADE_SHARE,
+    Outcome,
+    PlanningError,
+    Tuning,
+    is_adequate,
+    plan_dict,
+    plan_total,
+    richness,
+    upgrade_seats,
+)
 from navworld.agents.reference.pools import Around, CityPool, Searcher, city_pool
+from navworld.agents.reference.trip_days import DAY_END as DAY_END
+from navworld.agents.reference.trip_days import DAY_START as DAY_START
+from navworld.agents.reference.trip_days import HOTEL_LATEST as HOTEL_LATEST
+from navworld.agents.reference.trip_days import attraction_target, day_specs, meal_cap
 from navworld.core.geo import LngLat
 from navworld.core.models import Poi
 from navworld.core.problem import Problem
 from navworld.dsl.world_view import lookup_for
-from navworld.verify import Verification, verify_plan
+from navworld.verify import verify_plan
 
 __all__ = ["Outcome", "PlanningError", "TripPlanner", "Tuning"]
 
@@ -45,58 +63,6 @@ log = logging.getLogger(__name__)
 
 MAX_POI_SEARCHES = 10
 MAX_AROUND = 6
-MAX_DIRECTIONS = 10
-UPGRADE_SHARE = 0.5
-"""A better hotel may use at most this share of the budget left over by the cheapest plan."""
-DAY_START = 8 * 60
-HOTEL_LATEST = 23 * 60 + 30
-DAY_END = 21 * 60 + 30
-
-
-class PlanningError(Exception):
-    """No plan satisfied the task (a generator bug or an unsupported world)."""
-
-
-@dataclass(frozen=True)
-class Tuning:
-    """How hard the search economises."""
-
-    name: str
-    frugal: bool
-    target: int
-    breakfast: bool = True
-    meal_cap_quantile: float | None = None
-
-
-TUNINGS: tuple[Tuning, ...] = (
-    Tuning("normal", False, 3),
-    Tuning("frugal", True, 3),
-    Tuning("lean", True, 2, breakfast=False, meal_cap_quantile=0.5),
-)
-
-
-@dataclass
-class Outcome:
-    """A verified plan with everything the tool schedule and the answer need."""
-
-    brief: Brief
-    plan: dict[str, Any]
-    days: list[list[Stop]]
-    go: Service | None
-    back: Service | None
-    outs: list[Service]
-    backs: list[Service]
-    hotel: Poi | None
-    poi_queries: list[str]
-    around_queries: list[Around]
-    """The around searches, in call order."""
-    directions: list[Leg]
-    verification: Verification
-    total: float
-    tuning: str
-    listed: tuple[list[Service], list[Service]] = ([], [])
-    """Every same-day service of the searched tools (outbound, return), for comparison lists."""
-    notes: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -159,57 +125,6 @@ class TripPlanner:
             return self.pool.center
         return (sum(p.location[0] for p in top) / len(top), sum(p.location[1] for p in top) / len(top))
 
-    def _target(self, tuning: Tuning) -> int:
-        b = self.brief
-        target = tuning.target
-        if b.prefers("attraction_count") and not tuning.frugal:
-            target += 1
-        if b.prefers("max_daily_attractions") or b.prefers("attraction_time"):
-            target = min(target, 2)
-        if b.problem_type == "business":
-            target = 1  # the days belong to the business; one sight in the spare time
-        elif b.problem_type == "family_study":
-            target = min(target, 2)  # children: a gentle pace
-        if b.max_attractions_per_day is not None:
-            target = min(target, b.max_attractions_per_day)
-        return max(1, target)
-
-    def _specs(self, go: Service | None, back: Service | None, hotel: Poi | None, tuning: Tuning) -> list[DaySpec]:
-        b = self.brief
-        hotel_place = Place.of(hotel) if hotel is not None else None
-        if hotel_place is not None:
-            anchor = hotel_place
-        elif self.must:
-            anchor = Place.of(self.must[0])
-        elif go is not None:
-            anchor = go.end
-        else:
-            anchor = Place("", self.pool.center)
-        meals = frozenset({"breakfast", "lunch", "dinner"} if tuning.breakfast else {"lunch", "dinner"})
-        specs: list[DaySpec] = []
-        for d in range(b.days):
-            last = d == b.days - 1
-            first: Stop | None = None
-            if d == 0 and go is not None:
-                start: Place | None = go.end
-                t0 = go.arr
-                first = go.stop(b.people)
-            elif d == 0:
-                start, t0 = None, DAY_START
-            else:
-                start, t0 = hotel_place, DAY_START
-            if not last:
-                assert hotel_place is not None
-                spec = DaySpec(d, start, start or anchor, t0, "hotel", hotel_place, HOTEL_LATEST, meals, first)
-            elif back is not None:
-                spec = DaySpec(d, start, start or anchor, t0, "return", back.start, back.dep - BUFFER[back.kind], meals, first,
-                               back.stop(b.people), last_chance=True)
-            else:
-                latest = b.finish_by if b.finish_by is not None else DAY_END
-                spec = DaySpec(d, start, start or anchor, t0, "none", None, latest, meals, first, last_chance=True)
-            specs.append(spec)
-        return specs
-
     def _schedule(self, ctx: PlanCtx, specs: list[DaySpec]) -> tuple[list[list[Stop]], TripState] | None:
         b = self.brief
         state = TripState(pending_must=list(self.must))
@@ -270,16 +185,6 @@ class TripPlanner:
             chosen.append((await self.searcher.around_wide(self.must[0].location, "景点", self.must[0].name, 3))[0])
         return chosen
 
-    def _meal_cap(self, tuning: Tuning) -> float | None:
-        if tuning.meal_cap_quantile is None:
-            return None
-        prices = sorted(float(p.cost or 0.0) for p in self.pool.restaurants)
-        if not prices:
-            return None
-        q = statistics.quantiles(prices, n=20)
-        idx = min(len(q) - 1, max(0, int(tuning.meal_cap_quantile * 20) - 1))
-        return q[idx]
-
     # ----------------------------------------------------------------------------- attempt
     async def _attempt(self, go: Service | None, back: Service | None, hotel: Poi | None, tuning: Tuning) -> _Attempt | None:
         b = self.brief
@@ -297,10 +202,10 @@ class TripPlanner:
             if allowance < 0:
                 self.reasons.append(f"{tuning.name}: fares and hotel alone exceed the budget")
                 return None
-        ctx = PlanCtx(b, mover, attractions, list(self.pool.restaurants), values, self._target(tuning),
-                      tuning.frugal, self._meal_cap(tuning), avoid=self.pool.shared, allowance=allowance,
-                      pace=tuning.frugal)
-        specs = self._specs(go, back, hotel, tuning)
+        ctx = PlanCtx(b, mover, attractions, list(self.pool.restaurants), values, attraction_target(b, tuning),
+                      tuning.frugal, meal_cap(self.pool.restaurants, tuning), avoid=self.pool.shared,
+                      allowance=allowance, pace=tuning.frugal)
+        specs = day_specs(b, go, back, hotel, tuning, self.must, self.pool.center)
         first = self._schedule(ctx, specs)
         if first is None:
             return None
@@ -321,50 +226,6 @@ class TripPlanner:
                 queries.insert(len([w for w in queries if w in b.must_visit]), word)
         return _Attempt(second[0], second[1], queries, around)
 
-    def _plan_dict(self, days: list[list[Stop]]) -> dict[str, Any]:
-        b = self.brief
-        return {
-            "people_number": b.people,
-            "start_city": b.origin if b.has_origin else b.dest,
-            "target_city": b.dest,
-            "itinerary": [{"day": i + 1, "activities": [s.to_dict() for s in stops]} for i, stops in enumerate(days)],
-        }
-
-    @staticmethod
-    def _total(days: list[list[Stop]]) -> float:
-        return sum(s.total for day in days for s in day)
-
-    def _directions(self, days: list[list[Stop]]) -> list[Leg]:
-        legs = [leg for day in days for s in day for leg in s.legs if leg.mode != "walk"]
-        legs += [leg for day in days for s in day for leg in s.legs if leg.mode == "walk"]
-        chosen: list[Leg] = []
-        seen: set[tuple[str, str, str]] = set()
-        for leg in sorted(legs, key=lambda g: (-g.route.distance_m, g.start, g.end)):
-            key = (leg.start, leg.end, leg.mode)
-            if key in seen:
-                continue
-            seen.add(key)
-            chosen.append(leg)
-            if len(chosen) >= MAX_DIRECTIONS:
-                break
-        order = {id(leg): i for i, leg in enumerate(leg for day in days for s in day for leg in s.legs)}
-        chosen.sort(key=lambda g: order.get(id(g), 0))
-        return chosen or self._spare_route(days)
-
-    def _spare_route(self, days: list[list[Stop]]) -> list[Leg]:
-        """A plan without any leg still gets one route: from where the day starts to the best sight found."""
-        b = self.brief
-        places = [s.place for day in days for s in day if s.place is not None]
-        if not places or not self.attr_pool:
-            return []
-        start = places[0]
-        sight = next((p for p in self.attr_pool if p.name != start.name), None)
-        if sight is None:
-            return []
-        mover = Mover(self.lookup, b.dest, b.people, Policy(public_only=b.public_only))
-        legs = mover.legs(start, Place.of(sight), 0)
-        return legs[:1] if legs else []
-
     async def _upgrade(self, found: Outcome, values: dict[str, float], tuning: Tuning) -> Outcome | None:
         """A hotel of the class the budget level asks for, when the budget leaves room for it."""
         b, hotel = self.brief, found.hotel
@@ -380,48 +241,16 @@ class TripPlanner:
             got = await self._attempt(found.go, found.back, h, tuning)
             if got is None:
                 continue
-            total = self._total(got.days)
+            total = plan_total(got.days)
             if total > b.budget * UPGRADE_SHARE + found.total * (1 - UPGRADE_SHARE):
                 continue
-            plan = self._plan_dict(got.days)
+            plan = plan_dict(b, got.days)
             ver = verify_plan(plan, self.problem, self.world, None)
             if ver.final_pass:
                 return Outcome(b, plan, got.days, found.go, found.back, found.outs, found.backs, h, got.poi_queries,
-                               got.around, self._directions(got.days), ver, total, tuning.name + "+hotel",
-                               listed=self.listed)
+                               got.around, choose_directions(b, got.days, self.lookup, self.attr_pool), ver, total,
+                               tuning.name + "+hotel", listed=self.listed)
         return None
-
-    def _upgrade_seats(self, found: Outcome) -> Outcome | None:
-        """A better train seat class when the traveller values comfort over price and the budget allows."""
-        b, go, back = self.brief, found.go, found.back
-        if go is None or back is None or b.budget is None:
-            return None
-        comfort = b.prefers("intercity_price") or b.budget_level in ("comfort", "luxury")
-        if not comfort or b.prefers("total_cost"):
-            return None
-        room = (b.budget - found.total) * UPGRADE_SHARE
-        new: dict[str, Service] = {}
-        for svc in (go, back):
-            seats = sorted(getattr(svc.row, "seats", ()), key=lambda x: (x.price, x.seat_class))
-            better = [x for x in seats if x.price > svc.price]
-            if better and (better[0].price - svc.price) * b.people <= room:
-                room -= (better[0].price - svc.price) * b.people
-                new[svc.number] = svc.with_fare(float(better[0].price), better[0].seat_class)
-        if not new:
-            return None
-        days = [list(day) for day in found.days]
-        for day in days:
-            for i, stop in enumerate(day):
-                fare = new.get(stop.name) if stop.kind in ("airplane", "train") else None
-                if fare is not None:
-                    day[i] = replace(stop, price=fare.price, cost=fare.price * b.people, seat=fare.seat)
-        plan = self._plan_dict(days)
-        ver = verify_plan(plan, self.problem, self.world, None)
-        total = self._total(days)
-        if not ver.final_pass or total > b.budget:
-            return None
-        return replace(found, plan=plan, days=days, go=new.get(go.number, go), back=new.get(back.number, back),
-                       verification=ver, total=total, tuning=found.tuning + "+seats")
 
     # ------------------------------------------------------------------------------ public
     async def plan(self) -> Outcome:
@@ -452,8 +281,8 @@ class TripPlanner:
                     got = await self._attempt(go, back, hotel, tuning)
                     if got is None:
                         continue
-                    plan = self._plan_dict(got.days)
-                    total = self._total(got.days)
+                    plan = plan_dict(b, got.days)
+                    total = plan_total(got.days)
                     if b.budget is not None and total > b.budget + 1e-6:
                         self.reasons.append(f"{tuning.name}: total {total:.0f} over budget {b.budget:.0f}")
                         continue
@@ -463,30 +292,18 @@ class TripPlanner:
                         log.debug("task %s: candidate failed verification: %s", b.task_id, ver.reasons)
                         continue
                     found = Outcome(b, plan, got.days, go, back, outs, backs, hotel, got.poi_queries, got.around,
-                                    self._directions(got.days), ver, total, tuning.name, listed=self.listed)
+                                    choose_directions(b, got.days, self.lookup, self.attr_pool), ver, total,
+                                    tuning.name, listed=self.listed)
                     if hotel is not None and tuning.name == "normal":
                         found = await self._upgrade(found, values, tuning) or found
                     if tuning.name == "normal":
-                        found = self._upgrade_seats(found) or found
-                    if self._adequate(found):
+                        found = upgrade_seats(b, found, self.problem, self.world) or found
+                    if is_adequate(found, b.days):
                         return found
-                    if fallback is None or self._richness(found) > self._richness(fallback):
+                    if fallback is None or richness(found) > richness(fallback):
                         fallback = found
-                    self.reasons.append(f"{tuning.name}: a thin plan ({self._richness(found):.1f})")
+                    self.reasons.append(f"{tuning.name}: a thin plan ({richness(found):.1f})")
         if fallback is not None:
             return fallback
         detail = "; ".join(dict.fromkeys(self.reasons[-6:]))
         raise PlanningError(f"task {b.task_id}: no plan passed ({detail})")
-
-    @staticmethod
-    def _richness(found: Outcome) -> float:
-        stops = [s for day in found.days for s in day]
-        return sum(1.0 for s in stops if s.kind == "attraction") + 0.5 * sum(
-            1.0 for s in stops if s.kind in ("breakfast", "lunch", "dinner"))
-
-    def _adequate(self, found: Outcome) -> bool:
-        """A plan worth keeping without looking further: sights and meals on (almost) every day."""
-        days = self.brief.days
-        sights = sum(1 for day in found.days for s in day if s.kind == "attraction")
-        meals = sum(1 for day in found.days for s in day if s.kind in ("lunch", "dinner"))
-        return sights >= max(1, days - 1) and meals >= max(1, days - 1)
