@@ -15,7 +15,7 @@ from functools import lru_cache
 
 from navworld.scoring import config as C
 from navworld.scoring import patterns as P
-from navworld.scoring.facts import ToolFacts, norm_power, road_names
+from navworld.scoring.facts import PoiEntry, ToolFacts, norm_power, road_names
 from navworld.scoring.parser import ParsedAnswer
 from navworld.scoring.scan import (
     cjk_times,
@@ -98,21 +98,76 @@ def _alternation(words: tuple[str, ...]) -> re.Pattern[str] | None:
     return re.compile("|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))) if words else None
 
 
+@dataclass(frozen=True, slots=True)
+class _PoiIndex:
+    """Per tool-POI set: every search string with its owner, rank and the longer names it starts."""
+
+    items: tuple[tuple[str, str, int, bool, tuple[str, ...]], ...]
+    """``(variant, poi name, rank, is half, longer-name prefixes)``; rank 0 = the exact name."""
+    best: dict[str, str]
+    """variant → the POI it best names (exact name, then a whole variant, then the longest name)."""
+
+
+@lru_cache(maxsize=256)
+def _poi_index(entries: tuple[PoiEntry, ...]) -> _PoiIndex:
+    wholes = {v for e in entries for v in e.variants if v not in e.halves}
+    items = []
+    best: dict[str, tuple[tuple[int, int], str]] = {}
+    for e in entries:
+        halves = set(e.halves)
+        for i, v in enumerate(e.variants):
+            is_half = v in halves
+            rank = 0 if v == e.name else (2 if is_half else 1)
+            # a mention that runs on into a longer tool name (黑虎泉西路… ⊃ 黑虎泉) is not this POI
+            longer = tuple(sorted({w[: len(v) + 2] for w in wholes if len(w) >= len(v) + 2 and w.startswith(v)}))
+            items.append((v, e.name, rank * 100 + i, is_half, longer))
+            key = (rank, -len(e.name))
+            if v not in best or key < best[v][0]:
+                best[v] = (key, e.name)
+    return _PoiIndex(tuple(items), {v: n for v, (_, n) in best.items()})
+
+
+def _blocked_spans(text: str, tf: ToolFacts) -> bytearray | None:
+    """Characters inside a carrier name or a tool transport entity name (no half matches there)."""
+    mask: bytearray | None = None
+    spans = [(m.start(), m.end()) for m in P.CARRIER_NAME.finditer(text)]
+    for name in tf.entity_names:
+        i = text.find(name)
+        n = 0
+        while i >= 0 and n < 8:
+            spans.append((i, i + len(name)))
+            n += 1
+            i = text.find(name, i + len(name))
+    for a, b in spans:
+        if mask is None:
+            mask = bytearray(len(text))
+        mask[a:b] = b"\x01" * (b - a)
+    return mask
+
+
 def _pois(text: str, tf: ToolFacts, pa: ParsedAnswer, af: AnswerFacts) -> None:
-    """Tool POIs mentioned in the answer; a mention inside a longer POI mention does not count
-    (``西湖`` inside ``汉庭酒店(杭州西湖湖滨店)`` is not a mention of 西湖风景名胜区)."""
-    occ: list[tuple[int, int, str]] = []
-    for name, entry in tf.pois.items():
-        for variant in entry.variants:
-            i = text.find(variant)
-            n = 0
-            while i >= 0 and n < 8:
-                occ.append((i, i + len(variant), name))
-                n += 1
-                i = text.find(variant, i + len(variant))
+    """Tool POIs mentioned in the answer, longest match first: a mention inside a longer POI
+    mention does not count (``西湖`` inside ``汉庭酒店(杭州西湖湖滨店)`` is not a mention of
+    西湖风景名胜区), at one span the exact name beats a whole variant beats a half, a mention
+    running on into a longer tool name (``黑虎泉西路…`` vs 黑虎泉) is nobody's, and a half never
+    matches inside a carrier or transport entity name (``中国国`` ⊂ 中国国际航空)."""
+    index = _poi_index(tuple(tf.pois.values()))
+    blocked = _blocked_spans(text, tf) if any(it[3] for it in index.items) else None
+    occ: list[tuple[int, int, int, str]] = []
+    for variant, name, rank, is_half, longer in index.items:
+        i = text.find(variant)
+        n = 0
+        while i >= 0 and n < 8:
+            end = i + len(variant)
+            n += 1
+            if not (is_half and blocked is not None and any(blocked[i:end])) and not (
+                longer and any(text.startswith(w, i) for w in longer)
+            ):
+                occ.append((i, end, rank, name))
+            i = text.find(variant, end)
     mask = bytearray(len(text))
-    occ.sort(key=lambda o: (o[0] - o[1], o[0]))
-    for start, end, name in occ:
+    occ.sort(key=lambda o: (o[0] - o[1], o[2], o[0]))
+    for start, end, _, name in occ:
         if any(mask[start:end]):
             continue
         mask[start:end] = b"\x01" * (end - start)
@@ -181,7 +236,7 @@ def _entity_key(text: str, p: int, entities: list[tuple[int, int, str, bool]], e
 
 
 def _mention_len(text: str, pos: int, variants: tuple[str, ...]) -> int:
-    return next((len(v) for v in variants if text.startswith(v, pos)), 2)
+    return max((len(v) for v in variants if text.startswith(v, pos)), default=2)
 
 
 def _prices(
@@ -202,8 +257,8 @@ def _prices(
         if a.price is None:
             continue
         exact = a.position if a.position in tf.pois else None  # an exact name beats another POI's variant
-        key = a.transport_id or exact or next(
-            (n for n in tf.pois if a.position and a.position in tf.pois[n].variants), None
+        key = a.transport_id or exact or (
+            _poi_index(tuple(tf.pois.values())).best.get(a.position) if a.position else None
         )
         af.prices.append((key or (a.position or None), a.price, base))
 

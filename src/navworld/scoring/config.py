@@ -49,6 +49,26 @@ REQUIRED_TOOL_PARAMS: Final[dict[str, tuple[str, ...]]] = {
     "search_train_tickets": ("date", "from_city", "to_city"),
 }
 
+OFF_TOPIC_CITY_ARGS: Final[dict[str, tuple[str, ...]]] = {
+    "poi_search": ("region", "address"),
+    "around_search": ("region", "location"),
+    "weather": ("city",),
+    "search_flights": ("from_city", "to_city"),
+    "search_train_tickets": ("from_city", "to_city"),
+    "direction": ("origin", "destination"),
+}
+"""Off-topic rule: the arguments read per tool. A call is **off-topic** when one of them clearly
+names a catalog city (``navworld.world.catalog.resolve_city``) that is neither the problem's
+origin nor its destination. ``address`` counts only when ``region`` names no city and the
+address starts with a city name (not a road such as 北京路); ``direction`` endpoints count only
+(and around_search ``location``) as ``lng,lat`` coordinates whose nearest catalog city is another city and which lie farther than
+OFF_TOPIC_DIRECTION_MIN_KM from every problem city. Calls with no city argument stay on-topic.
+Off-topic calls contribute no facts and do not count as called tools (coverage, diversity,
+transport state), so results for another city never ground an answer."""
+OFF_TOPIC_DIRECTION_MIN_KM: Final = 150.0
+"""Coordinates this close to a problem city are on-topic (catalog centres can sit far from the
+city seat: 黄山 centre ↔ 屯溪 ≈ 68 km)."""
+
 # --------------------------------------------------------------------------- totals
 
 TOTAL_CODE_SCORE: Final = 50.0

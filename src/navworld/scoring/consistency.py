@@ -104,6 +104,8 @@ def info_consistency(tf: ToolFacts, af: AnswerFacts, text: str) -> ICResult:
     if tf.n_calls == 0:
         return ICResult(0.0, reason="no tool calls")
     if tf.n_ok == 0:
+        if tf.off_topic:
+            return ICResult(0.0, reason="every tool call failed or was off-topic")
         return ICResult(0.0, reason="every tool call failed")
     sizes = tf.category_sizes()
     if not any(sizes.values()):

@@ -31,6 +31,7 @@ from navworld.scoring.names import (
     norm_power,
     norm_wind,
     poi_kind,
+    poi_variant_parts,
     poi_variants,
     road_names,
     strip_code,
@@ -43,6 +44,7 @@ from navworld.scoring.scan import (
     norm_time,
     parse_metres,
 )
+from navworld.scoring.topic import call_cities
 from navworld.scoring.trace import ToolCallRecord
 
 __all__ = [
@@ -72,6 +74,8 @@ class PoiEntry:
     cost: float | None = None
     opentime: str = ""
     district: str = ""
+    halves: tuple[str, ...] = ()
+    """The variants that are name halves (never counted inside a carrier or longer entity name)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +108,7 @@ class TextFacts:
     admin_names: frozenset[str] = frozenset()
     lines: frozenset[str] = frozenset()
     weather_days: tuple[str, ...] = ()
+    entity_names: frozenset[str] = frozenset()
 
 
 @dataclass(slots=True)
@@ -128,6 +133,11 @@ class ToolFacts:
     admin_names: set[str] = field(default_factory=set)
     lines: set[str] = field(default_factory=set)
     weather_days: list[str] = field(default_factory=list)
+    entity_names: set[str] = field(default_factory=set)
+    """Carrier, airport and station names of the transport results (no POI half matches inside)."""
+    off_topic: list[str] = field(default_factory=list)
+    """``tool(city, …)`` of every off-topic call (no facts, not counted as called)."""
+    off_topic_called: frozenset[str] = frozenset()
 
     @property
     def flights(self) -> set[str]:
@@ -218,21 +228,23 @@ def _pois(text: str) -> dict[str, object]:
         times |= _times_in(opentime)
         dists.update(d for d, _ in find_distances(b.get("distance", ""), C.MIN_DISTANCE_METRES))
         kind = poi_kind(b)
-        pois.append(PoiEntry(name, kind, poi_variants(name, prefixes), cost, opentime, b.get("adname", "")))
+        whole, halves = poi_variant_parts(name, prefixes)
+        pois.append(PoiEntry(name, kind, whole + halves, cost, opentime, b.get("adname", ""), halves))
     return {"pois": tuple(pois), "prices": prices, "times": times, "distances": dists, "admin": admin}
 
 
 def _transport(
     text: str, mode: str
-) -> tuple[list[TransportEntry], set[str], set[tuple[str, float]], set[int]]:
+) -> tuple[list[TransportEntry], set[str], set[tuple[str, float]], set[int], set[str]]:
     line_re = P.TOOL_FLIGHT_LINE if mode == "flight" else P.TOOL_TRAIN_LINE
-    entries, times, prices, durations = [], set(), set(), set()
+    entries, times, prices, durations, names = [], set(), set(), set(), set()
     for line in P.LINE_SPLIT.split(text):
         m = line_re.search(line)
         if not m:
             continue
         tid = m.group(1)
         rest = line[m.end() :]
+        names.update(n for g in P.TOOL_TRANSPORT_NAMES.findall(rest) for n in g if len(n) >= 4)
         ts = [t for t, _ in find_times(rest)]
         ps = tuple(v for v, _ in find_prices(rest))
         durs = find_durations(rest)
@@ -244,7 +256,7 @@ def _transport(
         prices.update((tid, p) for p in ps)
         if dur:
             durations.add(dur)
-    return entries, times, prices, durations
+    return entries, times, prices, durations, names
 
 
 def _direction(text: str) -> dict[str, set]:
@@ -321,9 +333,10 @@ def extract_text_facts(tool: str, text: str) -> TextFacts:
         )
     if tool in C.TRANSPORT_TOOLS:
         mode = "flight" if tool == "search_flights" else "train"
-        entries, times, prices, durations = _transport(text, mode)
+        entries, times, prices, durations, names = _transport(text, mode)
         return TextFacts(
             tool,
+            entity_names=frozenset(names),
             transports=tuple(entries),
             times=frozenset(times),
             prices=frozenset(prices),
@@ -353,11 +366,22 @@ def extract_text_facts(tool: str, text: str) -> TextFacts:
     return TextFacts(tool, lines=lines)
 
 
-def extract_tool_facts(calls: list[ToolCallRecord]) -> ToolFacts:
-    """Merge the cached per-text facts of every successful call."""
+def extract_tool_facts(calls: list[ToolCallRecord], topic: frozenset[str] = frozenset()) -> ToolFacts:
+    """Merge the cached per-text facts of every successful on-topic call.
+
+    ``topic``: catalog names of the problem's cities; a call whose city arguments name another
+    catalog city is off-topic (``config.OFF_TOPIC_CITY_ARGS``): it adds no facts and does not
+    count as a called tool. An empty ``topic`` disables the rule.
+    """
     tf = ToolFacts()
-    called, ok = set(), set()
+    called, ok, off = set(), set(), set()
     for call in calls:
+        if topic and call.arguments:
+            named = call_cities(call.name, call.arguments, topic)
+            if any(c not in topic for c in named):
+                off.add(call.name)
+                tf.off_topic.append(f"{call.name}({', '.join(named)})")
+                continue
         if call.name:
             called.add(call.name)
         if call.is_error or call.result is None:
@@ -380,9 +404,11 @@ def extract_tool_facts(calls: list[ToolCallRecord]) -> ToolFacts:
         tf.roads |= f.roads
         tf.admin_names |= f.admin_names
         tf.lines |= f.lines
+        tf.entity_names |= f.entity_names
         tf.weather_days.extend(d for d in f.weather_days if d not in tf.weather_days)
     tf.n_calls = len(calls)
     tf.called = frozenset(called)
     tf.succeeded = frozenset(ok)
     tf.failed_only = frozenset(called - ok)
+    tf.off_topic_called = frozenset(off)
     return tf

@@ -96,6 +96,10 @@ def required_tools_called(problem_type: str, required: tuple[str, ...], tf: Tool
 
 def poi_names_verified(tf: ToolFacts, af: AnswerFacts) -> Check:
     """At least MIN_POI_MATCH_COUNT tool POIs appear in the answer (auto-pass without POI data)."""
+    if not tf.pois and tf.off_topic_called & C.POI_TOOLS:  # POIs searched only for another city
+        need = C.MIN_POI_MATCH_COUNT
+        mult = C.HARD_CONSTRAINT_PENALTIES["poi_names_verified"]
+        return Check(False, mult, {"applicable": True, "matched": 0, "required": need, "off_topic": True})
     if not (tf.called & C.POI_TOOLS) or not tf.pois:
         return Check(True, 1.0, {"applicable": False, "matched": len(af.pois)})
     need = min(C.MIN_POI_MATCH_COUNT, len(tf.pois))

@@ -10,6 +10,7 @@ __all__ = [
     "norm_power",
     "norm_wind",
     "poi_kind",
+    "poi_variant_parts",
     "poi_variants",
     "road_names",
     "strip_code",
@@ -66,6 +67,14 @@ def poi_variants(name: str, prefixes: frozenset[str] | set[str] = frozenset()) -
     Halves are used only for names of ≥ 6 characters whose halves are ≥ 3 characters and not
     generic words or admin names (the upstream ≥ 4-character half match produced false positives).
     """
+    whole, halves = poi_variant_parts(name, prefixes)
+    return tuple(dict.fromkeys(v for v in (*whole, *halves) if v))
+
+
+def poi_variant_parts(
+    name: str, prefixes: frozenset[str] | set[str] = frozenset()
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """``(whole variants, half variants)`` of a POI name (see :func:`poi_variants`)."""
     out = [name]
     base = P.BRANCH_SUFFIX.sub("", name).strip()
     if base and base != name and len(base) >= 2:
@@ -86,12 +95,14 @@ def poi_variants(name: str, prefixes: frozenset[str] | set[str] = frozenset()) -
             stem = core[: -len(suffix)]
             out.append(stem)
             break
+    halves: list[str] = []
     if len(stem) >= 6:
         half = len(stem) // 2
         for part in (stem[:half], stem[half:]):
             if len(part) >= 3 and part not in P.GENERIC_NAME_PARTS and not _is_admin(part, prefixes):
-                out.append(part)
-    return tuple(dict.fromkeys(v for v in out if v))
+                halves.append(part)
+    whole = tuple(dict.fromkeys(v for v in out if v))
+    return whole, tuple(h for h in dict.fromkeys(halves) if h not in whole)
 
 
 def _is_admin(part: str, prefixes: frozenset[str] | set[str]) -> bool:

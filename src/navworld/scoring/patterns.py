@@ -39,6 +39,12 @@ ID_FULL_FLIGHT: Final = re.compile(r"(?:[A-Z]{2}|[0-9][A-Z])[0-9]{3,4}")
 ID_FULL_TRAIN: Final = re.compile(r"[GDCZTK][0-9]{1,5}")
 TOOL_FLIGHT_LINE: Final = re.compile(r"航班\s*[:：]?\s*((?:[A-Z]{2}|[0-9][A-Z])[0-9]{3,4})(?![0-9])")
 TOOL_TRAIN_LINE: Final = re.compile(r"车次\s*[:：]?\s*([GDCZTK][0-9]{1,5})(?![0-9])")
+TOOL_TRANSPORT_NAMES: Final = re.compile(
+    r"[（(]([^）)\s]{2,12})[）)]|[0-9]{1,2}:[0-9]{2}(?:\s*[（(]次日[）)])?\s+([^\s→，,（(]{2,20})"
+)
+"""Carrier (``（中国国际航空）``) and airport/station names (after a time) of a transport line."""
+CARRIER_NAME: Final = re.compile(r"[\u4e00-\u9fa5]{2,6}航空")
+"""Carrier names in an answer; POI name halves never match inside them (中国国 ⊂ 中国国际航空)."""
 HIGHWAY_AFTER: Final = re.compile(
     r"^[\u4e00-\u9fa5]{0,6}(?:高速|国道|省道|公路|快速路|绕城|环线|出口|收费站|服务区|互通)"
 )

@@ -28,6 +28,7 @@ from navworld.scoring.judge import JudgeResult, LLMJudge
 from navworld.scoring.judge_prompt import JudgeContext
 from navworld.scoring.parser import ParsedAnswer, parse_answer
 from navworld.scoring.plan_check import verify_answer_plan
+from navworld.scoring.topic import topic_cities
 from navworld.scoring.total import combine, scoring_path
 from navworld.scoring.trace import read_trace
 
@@ -123,7 +124,7 @@ class TravelScorer:
         prob = _problem(problem)
         salt = current_salt(self.salt)
         calls = read_trace(trace)
-        tf = extract_tool_facts(calls)
+        tf = extract_tool_facts(calls, topic_cities(prob.origin_city, prob.destination_city))
         tf.admin_names |= {c for c in (prob.origin_city, prob.destination_city) if c}
         pa = parse_answer(answer)
         af = extract_answer_facts(pa, tf)
@@ -226,6 +227,7 @@ class TravelScorer:
                 "details": {name: c.detail for name, c in a.checks.items()},
                 "required_tools": list(a.required),
                 "ic_reason": a.ic.reason,
+                "off_topic_calls": list(a.tf.off_topic[:20]),
             },
             parse_success=a.pa.parse_success,
             llm_validation_success=ok,
