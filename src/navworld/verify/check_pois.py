@@ -47,6 +47,12 @@ def _kind_steps(cx: CheckContext, *types: str) -> Iterator[tuple[Step, Poi | Non
             yield s, cx.poi(s.act.position)
 
 
+def _known(cx: CheckContext, act_type: str, kind: str) -> Iterator[tuple[Step, Poi | None, bool]]:
+    """Steps of ``act_type`` with their world POI and whether it is a ``kind`` POI of the target city."""
+    for s, poi in _kind_steps(cx, act_type):
+        yield s, poi, poi is not None and poi.kind == kind
+
+
 def _price_fail(s: Step, price: float | None, expected: float, unit: str) -> str | None:
     if price is None:
         return f"{s.where}: missing price"
@@ -60,14 +66,14 @@ def _price_fail(s: Step, price: float | None, expected: float, unit: str) -> str
 
 @check("attraction_exists", "attractions", "every attraction is an attraction of the target city")
 def attraction_exists(cx: CheckContext) -> Iterator[str]:
-    for s, poi in _kind_steps(cx, "attraction"):
-        if poi is None or poi.kind != "attraction":
+    for s, _, ok in _known(cx, "attraction", "attraction"):
+        if not ok:
             yield f"{s.where}: {s.act.position!r} is not an attraction of {cx.target}"
 
 
 def _attractions(cx: CheckContext) -> Iterator[tuple[Step, Poi]]:
-    for s, poi in _kind_steps(cx, "attraction"):
-        if poi is not None and poi.kind == "attraction":
+    for s, poi, ok in _known(cx, "attraction", "attraction"):
+        if ok and poi is not None:
             yield s, poi
 
 
@@ -180,14 +186,14 @@ def meals_per_day(cx: CheckContext) -> Iterator[str]:
 
 @check("hotel_exists", "hotels", "every accommodation is a hotel of the target city")
 def hotel_exists(cx: CheckContext) -> Iterator[str]:
-    for s, poi in _kind_steps(cx, "accommodation"):
-        if poi is None or poi.kind != "hotel":
+    for s, _, ok in _known(cx, "accommodation", "hotel"):
+        if not ok:
             yield f"{s.where}: {s.act.position!r} is not a hotel of {cx.target}"
 
 
 def _hotels(cx: CheckContext) -> Iterator[tuple[Step, Poi]]:
-    for s, poi in _kind_steps(cx, "accommodation"):
-        if poi is not None and poi.kind == "hotel":
+    for s, poi, ok in _known(cx, "accommodation", "hotel"):
+        if ok and poi is not None:
             yield s, poi
 
 

@@ -50,6 +50,26 @@ class _Variant:
 _VARIANTS = (_Variant(), _Variant(must_early=False), _Variant(breakfast=False), _Variant(breakfast=False, must_early=False))
 
 
+@dataclass(frozen=True)
+class _MealTiming:
+    """When a pending lunch or dinner is taken before the next attraction (minutes of the day)."""
+
+    due: int
+    """From this time the meal comes first."""
+    window: int
+    """Earliest start of the meal window; waiting moves the clock here."""
+    late_end: int
+    """An attraction ending after this would crowd the meal out, so the meal comes first."""
+    probe: int
+    """Time used to test that the meal can still be had after waiting."""
+
+
+_MEAL_TIMING: dict[str, _MealTiming] = {
+    "lunch": _MealTiming(due=LUNCH_DUE, window=10 * 60 + 30, late_end=13 * 60 + 30, probe=11 * 60),
+    "dinner": _MealTiming(due=DINNER_DUE, window=16 * 60 + 30, late_end=19 * 60 + 30, probe=17 * 60),
+}
+
+
 class DayPlanner:
     """Schedules days for one trip configuration."""
 
@@ -265,35 +285,22 @@ class DayPlanner:
             probe = st.copy()
             if want_more:
                 nxt = self._attraction(pos, t, spec, probe, v.must_early, cap)
-            if lunch_open:
-                due = t >= LUNCH_DUE or (t >= 10 * 60 + 30 and (nxt is None or nxt.end > 13 * 60 + 30))
+            pending = "lunch" if lunch_open else ("dinner" if dinner_open else None)
+            if pending is not None:
+                rule = _MEAL_TIMING[pending]
+                due = t >= rule.due or (t >= rule.window and (nxt is None or nxt.end > rule.late_end))
                 if due:
-                    meals.discard("lunch")
-                    s = self._meal("lunch", pos, t, spec, st)
+                    meals.discard(pending)
+                    s = self._meal(pending, pos, t, spec, st)
                     if s is not None:
                         stops.append(s)
                         pos, t = s.place, s.end
                     continue
                 if nxt is None:
-                    if not self._can_wait(spec, pos, 11 * 60, "lunch"):
-                        meals.discard("lunch")
+                    if not self._can_wait(spec, pos, rule.probe, pending):
+                        meals.discard(pending)
                     else:
-                        t = max(t + 15, 10 * 60 + 30)
-                    continue
-            elif dinner_open:
-                due = t >= DINNER_DUE or (t >= 16 * 60 + 30 and (nxt is None or nxt.end > 19 * 60 + 30))
-                if due:
-                    meals.discard("dinner")
-                    s = self._meal("dinner", pos, t, spec, st)
-                    if s is not None:
-                        stops.append(s)
-                        pos, t = s.place, s.end
-                    continue
-                if nxt is None:
-                    if not self._can_wait(spec, pos, 17 * 60, "dinner"):
-                        meals.discard("dinner")
-                    else:
-                        t = max(t + 15, 16 * 60 + 30)
+                        t = max(t + 15, rule.window)
                     continue
             if nxt is not None:
                 st.used_attractions, st.pending_must, st.spent = probe.used_attractions, probe.pending_must, probe.spent
