@@ -9,48 +9,15 @@ a flag, never printed). ``--json`` prints the debug report (``to_dict``) as one 
 from __future__ import annotations
 
 import asyncio
-import json
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
 from navworld.cli.app import OneLineErrorCommand, app, bad_args, print_json
+from navworld.cli.inputs import load_problem, read_json, read_text
 
 __all__ = ["score"]
-
-
-def _load_problem(task: str | None, problem_file: Path | None) -> Any:
-    from navworld.core.problem import Problem
-
-    if problem_file is not None:
-        try:
-            return Problem.model_validate(json.loads(problem_file.read_text(encoding="utf-8")))
-        except (OSError, ValueError) as exc:
-            bad_args(f"cannot read problem {problem_file}: {str(exc).splitlines()[0]}")
-    if task is None:
-        bad_args("give --task ID (or --problem PROBLEM.json)")
-    try:
-        task_id = int(task.strip(), 10)
-    except ValueError:
-        bad_args(f"task id must be an integer, got {task!r}")
-    try:
-        from navworld.tasks.generator import ProblemGenerator
-    except ImportError:
-        bad_args("the task generator (navworld.tasks.generator) is not available; use --problem PROBLEM.json")
-    try:
-        return ProblemGenerator().generate(task_id)
-    except ValueError as exc:
-        bad_args(str(exc).splitlines()[0] if str(exc) else f"invalid task id {task_id}")
-
-
-def _load_trace(path: Path) -> Any:
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        bad_args(f"cannot read trace {path}: {exc.strerror or exc}")
-    except ValueError as exc:
-        bad_args(f"trace {path} is not JSON: {str(exc).splitlines()[0]}")
 
 
 def _human(report: Any) -> str:
@@ -112,14 +79,11 @@ def score(
     """Score one answer against a task and the trace of its tool calls."""
     if trace is None or answer is None:
         bad_args("--trace and --answer are required")
-    prob = _load_problem(task, problem)
-    messages = _load_trace(trace)
-    try:
-        text = answer.read_text(encoding="utf-8")
-    except OSError as exc:
-        bad_args(f"cannot read answer {answer}: {exc.strerror or exc}")
-    except UnicodeDecodeError:
-        bad_args(f"answer {answer} is not UTF-8 text")
+    from navworld.world.sandbox import SandboxWorld
+
+    prob = load_problem(task, problem, SandboxWorld(salt=salt))
+    messages = read_json(trace, "trace")
+    text = read_text(answer, "answer")
     from navworld.scoring.judge import LLMJudge
     from navworld.scoring.scorer import TravelScorer
 

@@ -9,7 +9,6 @@ fails, 2 for bad arguments or unreadable files.
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from typing import Annotated, Any
@@ -17,54 +16,11 @@ from typing import Annotated, Any
 import typer
 
 from navworld.cli.app import OneLineErrorCommand, app, bad_args, print_json
+from navworld.cli.inputs import load_problem, read_json, read_text
 
 __all__ = ["verify"]
 
 
-
-
-def _read(path: Path, what: str) -> str:
-    try:
-        return path.read_text(encoding="utf-8")
-    except OSError as exc:
-        bad_args(f"cannot read {what} {path}: {exc.strerror or exc}")
-    except UnicodeDecodeError:
-        bad_args(f"{what} {path} is not UTF-8 text")
-
-
-def _json(path: Path, what: str) -> Any:
-    text = _read(path, what)
-    try:
-        return json.loads(text)
-    except ValueError as exc:
-        bad_args(f"{what} {path} is not JSON: {str(exc).splitlines()[0]}")
-
-
-def _problem(task: str | None, problem_file: Path | None, world: Any) -> Any:
-    from navworld.core.problem import Problem
-
-    if task is not None and problem_file is not None:
-        bad_args("give either --task ID or --problem PROBLEM.json, not both")
-    if problem_file is not None:
-        data = _json(problem_file, "problem")
-        try:
-            return Problem.model_validate(data)
-        except ValueError as exc:
-            bad_args(f"problem {problem_file} is not a valid problem: {str(exc).splitlines()[0]}")
-    if task is None:
-        bad_args("give --task ID or --problem PROBLEM.json")
-    try:
-        task_id = int(task.strip(), 10)
-    except ValueError:
-        bad_args(f"task id must be an integer, got {task!r}")
-    try:
-        from navworld.tasks.generator import ProblemGenerator
-    except ImportError:
-        bad_args("the task generator (navworld.tasks) is not available yet; use --problem PROBLEM.json")
-    try:
-        return ProblemGenerator(world).generate(task_id)
-    except ValueError as exc:
-        bad_args(str(exc).splitlines()[0] if str(exc) else f"invalid task id {task_id}")
 
 
 def _human(result: Any, problem: Any) -> str:
@@ -107,8 +63,8 @@ def verify(
     salt: Annotated[str | None, typer.Option("--salt", envvar="NAVWORLD_SALT", help="Salt of weekly facts (trains, flights).")] = None,
 ) -> None:
     """Verify one plan: environment checks, constraint programs, preferences (ChinaTravel-style)."""
-    plan_text = _read(plan, "plan")
-    messages = _json(trace, "trace") if trace is not None else None
+    plan_text = read_text(plan, "plan")
+    messages = read_json(trace, "trace") if trace is not None else None
     if messages is not None and not isinstance(messages, (list, dict)):
         bad_args(f"trace {trace} must be a JSON list of chat messages")
     try:
@@ -116,7 +72,7 @@ def verify(
     except ImportError:
         bad_args("the sandbox world (navworld.world.sandbox) is not available")
     world = SandboxWorld(salt=salt)
-    problem = _problem(task, problem_file, world)
+    problem = load_problem(task, problem_file, world)
 
     from navworld.verify import verify_plan
 
