@@ -16,38 +16,9 @@ from typing import Any
 
 from navworld.scoring import config as C
 from navworld.scoring import patterns as P
-from navworld.scoring.scan import day_headers, find_prices, suffix_names
+from navworld.scoring.scan import cn_number, day_headers, find_prices, suffix_names
 
 __all__ = ["Activity", "DaySpan", "Leg", "ParsedAnswer", "cn_number", "parse_answer", "place_candidates"]
-
-_CN_DIGITS = {
-    "一": 1,
-    "二": 2,
-    "两": 2,
-    "三": 3,
-    "四": 4,
-    "五": 5,
-    "六": 6,
-    "七": 7,
-    "八": 8,
-    "九": 9,
-    "十": 10,
-}
-
-
-def cn_number(text: str) -> int | None:
-    """``3`` / ``三`` / ``十二`` / ``二十`` → int (1–99), else ``None``."""
-    if text.isdigit():
-        return int(text)
-    if not text or any(ch not in _CN_DIGITS for ch in text):
-        return None
-    if "十" not in text:
-        return _CN_DIGITS[text] if len(text) == 1 else None
-    tens, _, ones = text.partition("十")
-    t = _CN_DIGITS.get(tens, 0) if tens else 1
-    o = _CN_DIGITS.get(ones, 0) if ones else 0
-    return t * 10 + o
-
 
 @dataclass(slots=True)
 class Leg:

@@ -13,6 +13,7 @@ from navworld.scoring import patterns as P
 
 __all__ = [
     "cjk_times",
+    "cn_number",
     "day_headers",
     "find_distances",
     "find_durations",
@@ -31,9 +32,10 @@ _ALNUM = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz01234567
 _UPPER = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
 _LETTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
 _PM = frozenset({"下午", "傍晚", "晚上", "夜里", "夜间", "午后"})
-_CN = {
+_CN_DIGITS = {
     "一": 1,
     "二": 2,
+    "两": 2,
     "三": 3,
     "四": 4,
     "五": 5,
@@ -42,9 +44,22 @@ _CN = {
     "八": 8,
     "九": 9,
     "十": 10,
-    "十一": 11,
-    "十二": 12,
 }
+
+
+def cn_number(text: str) -> int | None:
+    """``3`` / ``三`` / ``十二`` / ``二十`` → int (1–99), else ``None``."""
+    if text.isdigit():
+        return int(text)
+    if not text or any(ch not in _CN_DIGITS for ch in text):
+        return None
+    if "十" not in text:
+        return _CN_DIGITS[text] if len(text) == 1 else None
+    tens, _, ones = text.partition("十")
+    t = _CN_DIGITS.get(tens, 0) if tens else 1
+    o = _CN_DIGITS.get(ones, 0) if ones else 0
+    return t * 10 + o
+
 _KM = frozenset({"公里", "千米", "km", "KM", "Km"})
 
 
@@ -156,7 +171,9 @@ def cjk_times(text: str) -> list[tuple[str, int]]:
         prefix = pm.group(1) if pm else None
         if not raw.isdigit() and not prefix:
             continue
-        hour = int(raw) if raw.isdigit() else _CN.get(raw)
+        hour = int(raw) if raw.isdigit() else cn_number(raw)
+        if hour is not None and not raw.isdigit() and hour > 12:
+            hour = None  # written-out hours run 一 … 十二
         if hour is None:
             continue
         if prefix in _PM and hour < 12:
