@@ -15,12 +15,12 @@ from functools import lru_cache
 
 from navworld.scoring import config as C
 from navworld.scoring import patterns as P
+from navworld.scoring.attribution import DERIVED, Entity, Layout, attribute_price, is_bound_time, sums_of
 from navworld.scoring.facts import PoiEntry, ToolFacts, norm_power, road_names
 from navworld.scoring.parser import ParsedAnswer
 from navworld.scoring.scan import (
     cjk_times,
     find_flight_ids,
-    find_prices,
     find_times,
     find_train_ids,
     scan_numbers,
@@ -59,6 +59,13 @@ class AnswerFacts:
     roads: list[tuple[str, int]] = field(default_factory=list)
     matched_roads: dict[str, int] = field(default_factory=dict)
     claims: set[TransportClaim] = field(default_factory=set)
+    derived: list[tuple[float, int]] = field(default_factory=list)
+    """Amounts that are totals, multiples, differences or budgets (never fabrications, never matches)."""
+    plan_prices: dict[str, set[float]] = field(default_factory=dict)
+    """Prices and costs the JSON plan states per entity (prose amounts equal to them are consistent)."""
+    bound_times: list[tuple[str, int]] = field(default_factory=list)
+    """Times that are bounds from the request (``15:00前``), not claims."""
+    party_multiple: int = 1
 
     @property
     def flight_ids(self) -> set[str]:
@@ -127,32 +134,61 @@ def _poi_index(entries: tuple[PoiEntry, ...]) -> _PoiIndex:
     return _PoiIndex(tuple(items), {v: n for v, (_, n) in best.items()})
 
 
-def _blocked_spans(text: str, tf: ToolFacts) -> bytearray | None:
-    """Characters inside a carrier name or a tool transport entity name (no half matches there)."""
+_KIND_OF_TYPE = {
+    "attraction": "attraction",
+    "breakfast": "restaurant",
+    "lunch": "restaurant",
+    "dinner": "restaurant",
+    "accommodation": "hotel",
+}
+
+
+def _block_index(names: set[str] | frozenset[str]) -> dict[str, tuple[str, ...]]:
+    """Blocked names by their first two characters, longest first."""
+    index: dict[str, list[str]] = {}
+    for n in names:
+        if len(n) >= 3:
+            index.setdefault(n[:2], []).append(n)
+    return {k: tuple(sorted(v, key=len, reverse=True)) for k, v in index.items()}
+
+
+def _covered(text: str, start: int, end: int, index: dict[str, tuple[str, ...]], longest: int) -> bool:
+    """Whether ``[start, end)`` lies inside a longer occurrence of a blocked name."""
+    for p in range(max(0, start - longest + (end - start)), start + 1):
+        names = index.get(text[p : p + 2])
+        if not names:
+            continue
+        for b in names:
+            if p + len(b) < end or len(b) <= end - start:
+                continue
+            if text.startswith(b, p):
+                return True
+    return False
+
+
+def _carrier_mask(text: str) -> bytearray | None:
     mask: bytearray | None = None
-    spans = [(m.start(), m.end()) for m in P.CARRIER_NAME.finditer(text)]
-    for name in tf.entity_names:
-        i = text.find(name)
-        n = 0
-        while i >= 0 and n < 8:
-            spans.append((i, i + len(name)))
-            n += 1
-            i = text.find(name, i + len(name))
-    for a, b in spans:
+    for m in P.CARRIER_NAME.finditer(text):
         if mask is None:
             mask = bytearray(len(text))
-        mask[a:b] = b"\x01" * (b - a)
+        mask[m.start() : m.end()] = b"\x01" * (m.end() - m.start())
     return mask
 
 
 def _pois(text: str, tf: ToolFacts, pa: ParsedAnswer, af: AnswerFacts) -> None:
-    """Tool POIs mentioned in the answer, longest match first: a mention inside a longer POI
-    mention does not count (``西湖`` inside ``汉庭酒店(杭州西湖湖滨店)`` is not a mention of
-    西湖风景名胜区), at one span the exact name beats a whole variant beats a half, a mention
-    running on into a longer tool name (``黑虎泉西路…`` vs 黑虎泉) is nobody's, and a half never
-    matches inside a carrier or transport entity name (``中国国`` ⊂ 中国国际航空)."""
+    """Tool POIs mentioned in the answer, longest match first.
+
+    A mention inside a longer POI mention does not count (``西湖`` inside ``汉庭酒店(杭州西湖湖滨店)``
+    is not a mention of 西湖风景名胜区); a mention inside a longer name the tools returned for
+    something else — an address, a dish, a road, a metro line or station, a carrier or airport —
+    does not count (``西湖`` in ``西湖醋鱼``, ``体育场`` in ``体育场路626号``); at one span the exact
+    name beats a whole variant beats a half; a mention running on into a longer tool name
+    (``黑虎泉西路…`` vs 黑虎泉) is nobody's; a half never matches inside a carrier name.
+    """
     index = _poi_index(tuple(tf.pois.values()))
-    blocked = _blocked_spans(text, tf) if any(it[3] for it in index.items) else None
+    blocked = _block_index(tf.blocked | tf.entity_names)
+    longest = min(40, max((len(n) for n in tf.blocked | tf.entity_names), default=0))
+    carriers = _carrier_mask(text) if any(it[3] for it in index.items) else None
     occ: list[tuple[int, int, int, str]] = []
     for variant, name, rank, is_half, longer in index.items:
         i = text.find(variant)
@@ -160,8 +196,10 @@ def _pois(text: str, tf: ToolFacts, pa: ParsedAnswer, af: AnswerFacts) -> None:
         while i >= 0 and n < 8:
             end = i + len(variant)
             n += 1
-            if not (is_half and blocked is not None and any(blocked[i:end])) and not (
-                longer and any(text.startswith(w, i) for w in longer)
+            if (
+                not (is_half and carriers is not None and any(carriers[i:end]))
+                and not (longer and any(text.startswith(w, i) for w in longer))
+                and not (blocked and _covered(text, i, end, blocked, longest))
             ):
                 occ.append((i, end, rank, name))
             i = text.find(variant, end)
@@ -188,11 +226,19 @@ def _pois(text: str, tf: ToolFacts, pa: ParsedAnswer, af: AnswerFacts) -> None:
             continue
         if name in joined or (variant_re is not None and variant_re.search(name)):
             continue
+        if blocked and 0 <= pos and _covered(text, pos, pos + len(name), blocked, longest):
+            continue  # part of an address, dish or station the tools returned
         af.ungrounded_places.append(name)
 
 
 def _times(text: str, pa: ParsedAnswer, af: AnswerFacts) -> None:
-    af.times = sorted(af.times + cjk_times(text), key=lambda x: x[1])
+    times = sorted(af.times + cjk_times(text), key=lambda x: x[1])
+    af.times = []
+    for t, p in times:
+        if is_bound_time(text, p, p + _time_len(text, p)):
+            af.bound_times.append((t, p))
+        else:
+            af.times.append((t, p))
     ctx = [m.start() for m in P.TIME_FACT_CONTEXT.finditer(text)]
     for t, p in af.times:
         i = bisect.bisect_left(ctx, p - 30)
@@ -204,67 +250,96 @@ def _times(text: str, pa: ParsedAnswer, af: AnswerFacts) -> None:
             af.fact_times.extend((t, base) for t in (a.start_time, a.end_time) if t)
 
 
-def _entity_key(text: str, p: int, entities: list[tuple[int, int, str, bool]], ends: list[int]) -> str | None:
-    line_start = text.rfind("\n", 0, p) + 1
-    lo = max(line_start, p - 40)
-    k = bisect.bisect_right(ends, p) - 1
-    ent = None
-    while k >= 0 and entities[k][1] > lo - 60:
-        if entities[k][0] >= lo:
-            ent = entities[k]
-            break
-        k -= 1
-    if ent is not None and P.TOTAL_WORDS.search(text, ent[1], p):
-        return None
-    if ent is not None and ent[3]:
-        return ent[2]
-    if ent is not None and P.CLAUSE_END.search(text, ent[1], p):
-        ent = None  # a POI's price is stated in the same clause
-    if ent is not None:
-        if P.TAXI_WORDS.search(text, ent[1], p):
-            return "taxi"
-        if P.TRANSIT_WORDS.search(text, ent[1], p):
-            return "transit"
-        if P.POI_PRICE_WORDS.search(text, ent[1], p):
-            return ent[2]
-    window = text[lo:p]
-    if P.TAXI_WORDS.search(window):
-        return "taxi"
-    if P.TRANSIT_WORDS.search(window):
-        return "transit"
-    return ent[2] if ent is not None else None
+def _time_len(text: str, p: int) -> int:
+    """Length of the time expression at ``p`` (``07:00`` / ``下午3点半``)."""
+    m = P.TIME.match(text, p)
+    if m is not None:
+        return m.end() - p
+    m = P.CJK_TIME.match(text, p)
+    return (m.end() - p) if m is not None else 5
 
 
 def _mention_len(text: str, pos: int, variants: tuple[str, ...]) -> int:
     return max((len(v) for v in variants if text.startswith(v, pos)), default=2)
 
 
-def _prices(
-    text: str, tf: ToolFacts, pa: ParsedAnswer, af: AnswerFacts, prices: list[tuple[float, int]]
-) -> None:
-    entities = [(p, p + len(i), i, True) for i, p in af.flights + af.trains]
+def _entities(text: str, tf: ToolFacts, af: AnswerFacts) -> tuple[list[Entity], list[int]]:
+    """Price-bearing entity mentions (IDs and POIs; transport hubs carry no prices), by end offset."""
+    entities = [Entity(p, p + len(i), i, True) for i, p in af.flights + af.trains]
     for name, positions in af.pois.items():
-        entities.extend(
-            (p, p + _mention_len(text, p, tf.pois[name].variants), name, False) for p in positions
-        )
-    entities.sort(key=lambda e: e[1])
-    ends = [e[1] for e in entities]
+        entry = tf.pois[name]
+        if entry.kind == "hub":
+            continue
+        entities.extend(Entity(p, p + _mention_len(text, p, entry.variants), name, False) for p in positions)
+    entities.sort(key=lambda e: e.end)
+    return entities, [e.end for e in entities]
+
+
+def _line_values(text: str, layout: Layout, prices: list[tuple[float, int]], pos: int) -> list[float]:
+    """The other amounts of the same line (a table row is one line)."""
+    line = layout.line_of(pos)
+    lo, hi = layout.line_start(line), layout.line_end(line)
+    i = bisect.bisect_left([p for _, p in prices], lo)
+    out = []
+    while i < len(prices) and prices[i][1] < hi:
+        if prices[i][1] != pos:
+            out.append(prices[i][0])
+        i += 1
+    return out
+
+
+def _prices(
+    text: str, tf: ToolFacts, pa: ParsedAnswer, af: AnswerFacts, prices: list[tuple[float, int]], layout: Layout
+) -> None:
+    entities, ends = _entities(text, tf, af)
     for value, pos in prices:
-        if 0 < value <= 1_000_000:
-            af.prices.append((_entity_key(text, pos, entities, ends), value, pos))
+        if not 0 <= value <= 1_000_000:
+            continue
+        key, kind = attribute_price(text, pos, layout, entities, ends)
+        if kind == DERIVED:
+            af.derived.append((value, pos))
+            continue
+        if key is not None and key not in ("taxi", "transit") and not _price_matches_key(tf, key, value):
+            tool_values = tf.prices.get(key, set())
+            k_max = max(2, af.party_multiple)
+            derivable = sums_of(_line_values(text, layout, prices, pos) + list(tool_values), k_max)
+            if round(value, 2) in derivable:
+                af.derived.append((value, pos))  # a sum, multiple or difference of cited prices
+                continue
+        af.prices.append((key, value, pos))
     base = pa.json_span[0] if pa.json_span else 0
+    best = _poi_index(tuple(tf.pois.values())).best
     for a in pa.activities:
         if a.price is None:
             continue
-        exact = a.position if a.position in tf.pois else None  # an exact name beats another POI's variant
-        key = a.transport_id or exact or (
-            _poi_index(tuple(tf.pois.values())).best.get(a.position) if a.position else None
-        )
-        af.prices.append((key or (a.position or None), a.price, base))
+        if a.transport_id:
+            key: str | None = a.transport_id
+        else:
+            exact = a.position if a.position in tf.pois else None  # an exact name beats another POI's variant
+            key = exact or (best.get(a.position) if a.position else None)
+            if key is not None:
+                wanted = _KIND_OF_TYPE.get(a.type)
+                poi_kind = tf.pois[key].kind
+                if a.type == "breakfast" and poi_kind == "hotel":
+                    continue  # a hotel breakfast (price 0, as the prompt says) is not the hotel's price
+                if wanted is not None and poi_kind != wanted:
+                    continue  # another kind of price (checked by plan verification, not here)
+            key = key or (a.position or None)
+        if key:
+            af.plan_prices.setdefault(key, set()).add(round(a.price, 2))
+            if a.cost is not None:
+                af.plan_prices[key].add(round(a.cost, 2))
+        af.prices.append((key, a.price, base))
 
 
-def _weather(text: str, af: AnswerFacts) -> None:
-    """Weather facts from lines with a weather word, and the lines right before/after them."""
+def _price_matches_key(tf: ToolFacts, key: str, value: float) -> bool:
+    vals = tf.prices.get(key)
+    return bool(vals) and any(abs(value - v) <= C.PRICE_MATCH_ABS_TOLERANCE for v in vals)
+
+
+def _weather(text: str, tf: ToolFacts, af: AnswerFacts) -> None:
+    """Weather facts from lines with a weather word, and the lines right before/after them
+    (Chinese and English: ``light rain``, ``°C``, ``NE 3-4``, ``north-east wind``)."""
     hits = [m.start() for m in P.WEATHER_CONTEXT.finditer(text)]
     if not hits:
         return
@@ -276,6 +351,8 @@ def _weather(text: str, af: AnswerFacts) -> None:
         end = starts[i + 1] if i + 1 < len(starts) else len(text)
         line = text[o:end]
         af.conditions.extend((m.group(0), o + m.start()) for m in P.WEATHER_COND.finditer(line))
+        if line.isascii() or any("a" <= ch.lower() <= "z" for ch in line[:200]):
+            _english_weather(line, o, tf, af)
         if "℃" in line or "°" in line or "度" in line:
             spans = []
             for m in P.TEMP_RANGE.finditer(line):
@@ -291,23 +368,64 @@ def _weather(text: str, af: AnswerFacts) -> None:
                 af.wind.append((norm_power(m.group(2), m.group(3), m.group(1)), o + m.start()))
 
 
-def _claims(text: str, pa: ParsedAnswer, af: AnswerFacts) -> None:
+def _english_weather(line: str, o: int, tf: ToolFacts, af: AnswerFacts) -> None:
+    taken: list[tuple[int, int]] = []
+    for m in P.EN_WEATHER_COND.finditer(line):
+        word = " ".join(m.group(1).lower().split())
+        word = word.rstrip("s") if word.endswith(("showers", "storms")) else word
+        word = word.replace("thunder shower", "thundershower").replace("thunder storm", "thunderstorm")
+        word = word.replace("rain storm", "rainstorm").replace("snow storm", "snowstorm")
+        options = P.EN_WEATHER_MAP.get(word)
+        if options:
+            cond = next((c for c in options if c in tf.conditions), options[0])
+            af.conditions.append((cond, o + m.start()))
+            taken.append((m.start(), m.end()))
+    for m in P.EN_WIND.finditer(line):
+        word, lo, hi = m.group(1), m.group(2), m.group(3)
+        whole = m.group(0).lower()
+        if any(a <= m.start() < b for a, b in taken):
+            continue
+        if lo is None and "wind" not in whole and "erly" not in whole:
+            continue
+        if len(word) <= 2 and not word.isupper():
+            continue  # "n"/"e": not a compass abbreviation
+        direction = P.EN_WIND_DIRS.get(word.lower().replace("-", "").replace(" ", ""))
+        if direction:
+            af.wind.append((direction, o + m.start()))
+        if lo is not None:
+            af.wind.append((norm_power(lo, hi, None), o + m.start()))
+    for m in P.EN_WIND_POWER.finditer(line):
+        af.wind.append((norm_power(m.group(1), m.group(2), None), o + m.start()))
+
+
+def _id_segment(text: str, layout: Layout, end: int, next_id: int) -> int:
+    """Where the claims of an ID occurrence end: the rest of its table row, else the same line up
+    to the next ID, a sentence end or TRANSPORT_CLAIM_WINDOW characters."""
+    line = layout.line_of(end)
+    if line in layout.rows:
+        return min(layout.line_end(line), next_id)
+    limit = min(end + C.TRANSPORT_CLAIM_WINDOW, next_id, layout.line_end(line))
+    stop = P.CLAIM_STOP.search(text, end, limit)
+    seg_end = stop.start() if stop else limit
+    # A claim belongs to the ID only when nothing else (a taxi/metro fare, another leg) sits between.
+    other = P.TAXI_WORDS.search(text, end, seg_end) or P.TRANSIT_WORDS.search(text, end, seg_end)
+    return other.start() if other else seg_end
+
+
+def _claims(text: str, pa: ParsedAnswer, af: AnswerFacts, layout: Layout) -> None:
     occ = sorted([(p, i, "flight") for i, p in af.flights] + [(p, i, "train") for i, p in af.trains])
+    modes = {i: m for _, i, m in occ}
+    bound = {p for _, p in af.bound_times}
     for k, (p, tid, mode) in enumerate(occ):
         af.claims.add(TransportClaim(tid, mode, "id"))
         end = p + len(tid)
-        limit = min(end + C.TRANSPORT_CLAIM_WINDOW, occ[k + 1][0] if k + 1 < len(occ) else len(text))
-        stop = P.CLAIM_STOP.search(text, end, limit)
-        seg_end = stop.start() if stop else limit
-        # A claim belongs to the ID only when nothing else (a taxi/metro fare, another leg) sits between.
-        other = P.TAXI_WORDS.search(text, end, seg_end) or P.TRANSIT_WORDS.search(text, end, seg_end)
-        if other:
-            seg_end = other.start()
-        prices = find_prices(text, end, seg_end)
-        if prices:
-            af.claims.add(TransportClaim(tid, mode, "price", f"{prices[0][0]:g}"))
-        for t, _ in find_times(text, end, seg_end)[:2]:
-            af.claims.add(TransportClaim(tid, mode, "time", t))
+        seg_end = _id_segment(text, layout, end, occ[k + 1][0] if k + 1 < len(occ) else len(text))
+        for t, tp in find_times(text, end, seg_end)[:2]:
+            if tp not in bound:
+                af.claims.add(TransportClaim(tid, mode, "time", t))
+    for key, value, pos in af.prices:
+        if key in modes and pos != (pa.json_span[0] if pa.json_span else -1):
+            af.claims.add(TransportClaim(key, modes[key], "price", f"{value:g}"))
     known = af.flight_ids | af.train_ids
     for a in pa.activities:
         tid = a.transport_id
@@ -327,22 +445,27 @@ def _claims(text: str, pa: ParsedAnswer, af: AnswerFacts) -> None:
                 af.claims.add(TransportClaim(tid, mode, "time", t))
 
 
-def extract_answer_facts(pa: ParsedAnswer, tf: ToolFacts) -> AnswerFacts:
-    """All answer-side facts of a parsed answer, given the tool facts (for POI and ID matching)."""
+def extract_answer_facts(pa: ParsedAnswer, tf: ToolFacts, party: int = 1, nights: int = 1) -> AnswerFacts:
+    """All answer-side facts of a parsed answer, given the tool facts (for POI and ID matching).
+
+    ``party`` (travellers) and ``nights`` bound the multiples recognised as derived amounts.
+    """
     text = pa.text
     af = AnswerFacts()
     if not text:
         return af
+    af.party_multiple = max(1, party) * max(1, nights)
+    layout = Layout.of(text)
     _ids(text, tf, af)
     _pois(text, tf, pa, af)
     af.times, prices, af.distances, af.durations = scan_numbers(text, C.MIN_DISTANCE_METRES)
     _times(text, pa, af)
-    _prices(text, tf, pa, af, prices)
-    _weather(text, af)
+    _prices(text, tf, pa, af, prices, layout)
+    _weather(text, tf, af)
     af.roads = road_names(text)
     for road in tf.roads:
         i = text.find(road)
         if i >= 0:
             af.matched_roads[road] = i
-    _claims(text, pa, af)
+    _claims(text, pa, af, layout)
     return af

@@ -104,7 +104,18 @@ TRANSPORT_PRICE_TOLERANCE: Final = 0.15
 TRANSPORT_MAX_FABRICATION: Final = 0.2
 TRANSPORT_MIN_MULTIPLIER: Final = 0.3
 TRANSPORT_CLAIM_WINDOW: Final = 80
-"""Characters after a transport ID in which its price/times are read (same line, up to the next ID)."""
+"""Characters after a transport ID in which its times are read (same line, up to the next ID; the
+rest of its row in a table)."""
+ATTRIBUTION_WINDOW: Final = 60
+"""An amount in prose belongs to the nearest entity at most this many characters before it on its
+line (tables: the entity of its cell, else the row's single entity). One rule for IC prices,
+fabrication and transport price claims."""
+ATTRIBUTION_MARK_WINDOW: Final = 8
+"""Characters right before an amount read for a total/difference marker (``合计``, ``省``, ``+``)."""
+ATTRIBUTION_MODE_LOOKBACK: Final = 12
+"""A taxi/metro word this close before the entity, in its clause, makes the amount the ride's fare."""
+DERIVED_MAX_VALUES: Final = 12
+"""Prices of one line/row combined when recognising a derived amount (sums of 2–4, differences)."""
 
 # --------------------------------------------------------------------------- info consistency
 

@@ -109,6 +109,9 @@ class TextFacts:
     lines: frozenset[str] = frozenset()
     weather_days: tuple[str, ...] = ()
     entity_names: frozenset[str] = frozenset()
+    blocked: frozenset[str] = frozenset()
+    """Other names the result returned (addresses, dishes, roads, lines, stations, carriers, airports):
+    a POI name inside one of them in an answer is not a mention of that POI."""
 
 
 @dataclass(slots=True)
@@ -135,6 +138,8 @@ class ToolFacts:
     weather_days: list[str] = field(default_factory=list)
     entity_names: set[str] = field(default_factory=set)
     """Carrier, airport and station names of the transport results (no POI half matches inside)."""
+    blocked: set[str] = field(default_factory=set)
+    """Every non-POI name the tools returned (see :attr:`TextFacts.blocked`)."""
     off_topic: list[str] = field(default_factory=list)
     """``tool(city, …)`` of every off-topic call (no facts, not counted as called)."""
     off_topic_called: frozenset[str] = frozenset()
@@ -215,11 +220,17 @@ def _pois(text: str) -> dict[str, object]:
     districts = {v for b in blocks if (v := b.get("adname", "").strip())}
     admin = cities | districts
     prefixes = admin_prefixes(cities, districts)
-    pois, prices, times, dists = [], set(), set(), set()
+    pois, prices, times, dists, blocked = [], set(), set(), set(), set()
     for b in blocks:
         name = b["name"].strip()[:60]
         if not name or name in admin:
             continue
+        address = b.get("address", "").strip()
+        if len(address) >= 3:
+            blocked.add(address[:60])
+        for dish in P.LIST_SPLIT.split(b.get("dishes", "")):
+            if len(dish := dish.strip()) >= 2:
+                blocked.add(dish[:30])
         cost = None
         if (m := P.TOOL_PRICE.search(b.get("cost", ""))) is not None:
             cost = float(m.group(1))
@@ -230,7 +241,14 @@ def _pois(text: str) -> dict[str, object]:
         kind = poi_kind(b)
         whole, halves = poi_variant_parts(name, prefixes)
         pois.append(PoiEntry(name, kind, whole + halves, cost, opentime, b.get("adname", ""), halves))
-    return {"pois": tuple(pois), "prices": prices, "times": times, "distances": dists, "admin": admin}
+    return {
+        "pois": tuple(pois),
+        "prices": prices,
+        "times": times,
+        "distances": dists,
+        "admin": admin,
+        "blocked": blocked,
+    }
 
 
 def _transport(
@@ -260,7 +278,7 @@ def _transport(
 
 
 def _direction(text: str) -> dict[str, set]:
-    dists, durs, prices, roads = set(), set(), set(), set()
+    dists, durs, prices, roads, blocked = set(), set(), set(), set(), set()
     dists.update(d for d, _ in find_distances(text, C.MIN_DISTANCE_METRES))
     durs.update(d for d, _ in find_durations(text))
     bracketed = "「" in text
@@ -280,13 +298,15 @@ def _direction(text: str) -> dict[str, set]:
             # the renderer writes every road name as 「…」; lines and stations are bracketed too
             for m in P.ROAD_BRACKETED.finditer(line):
                 name = m.group(1)
+                blocked.add(name)
                 if P.ROAD_NAME.fullmatch(name) or P.ROAD_NAME.fullmatch(strip_code(name) or "-"):
                     roads.add(name)
                     if (short := strip_code(name)) != name and len(short) >= 3:
                         roads.add(short)
         else:
             roads.update(r for r, _ in road_names(line))
-    return {"distances": dists, "durations": durs, "prices": prices, "roads": roads}
+    blocked |= roads
+    return {"distances": dists, "durations": durs, "prices": prices, "roads": roads, "blocked": blocked}
 
 
 def _weather(text: str) -> dict[str, set | list]:
@@ -330,6 +350,7 @@ def extract_text_facts(tool: str, text: str) -> TextFacts:
             distances=frozenset(r["distances"]),  # type: ignore[arg-type]
             admin_names=frozenset(r["admin"]),  # type: ignore[arg-type]
             lines=lines,
+            blocked=frozenset(r["blocked"]),  # type: ignore[arg-type]
         )
     if tool in C.TRANSPORT_TOOLS:
         mode = "flight" if tool == "search_flights" else "train"
@@ -337,6 +358,7 @@ def extract_text_facts(tool: str, text: str) -> TextFacts:
         return TextFacts(
             tool,
             entity_names=frozenset(names),
+            blocked=frozenset(names),
             transports=tuple(entries),
             times=frozenset(times),
             prices=frozenset(prices),
@@ -352,6 +374,7 @@ def extract_text_facts(tool: str, text: str) -> TextFacts:
             prices=frozenset(r["prices"]),
             roads=frozenset(r["roads"]),
             lines=lines,
+            blocked=frozenset(r["blocked"]),
         )
     if tool == "weather":
         w = _weather(text)
@@ -405,6 +428,7 @@ def extract_tool_facts(calls: list[ToolCallRecord], topic: frozenset[str] = froz
         tf.admin_names |= f.admin_names
         tf.lines |= f.lines
         tf.entity_names |= f.entity_names
+        tf.blocked |= f.blocked
         tf.weather_days.extend(d for d in f.weather_days if d not in tf.weather_days)
     tf.n_calls = len(calls)
     tf.called = frozenset(called)

@@ -46,6 +46,8 @@ def road_names(text: str) -> list[tuple[str, int]]:
         end = pos + len(name)
         if name in P.ROAD_STOP_NAMES or P.ROAD_BAD_SUFFIX.match(text, end):
             continue
+        if name[-2:] in P.ROAD_PROSE_ENDINGS or name[-3:] in P.ROAD_PROSE_ENDINGS:
+            continue
         out.append((name, pos))
     return out
 

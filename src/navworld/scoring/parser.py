@@ -16,7 +16,7 @@ from typing import Any
 
 from navworld.scoring import config as C
 from navworld.scoring import patterns as P
-from navworld.scoring.scan import cn_number, day_headers, find_prices, suffix_names
+from navworld.scoring.scan import cn_number, day_headers, find_prices, normalise_text, suffix_names
 
 __all__ = ["Activity", "DaySpan", "Leg", "ParsedAnswer", "cn_number", "parse_answer", "place_candidates"]
 
@@ -213,13 +213,15 @@ def place_candidates(text: str, start: int = 0, end: int | None = None) -> list[
         (name, pos)
         for name, pos in suffix_names(text, start, end, P.PLACE_SUFFIX_ONLY, P.PLACE_STOP)
         if not P.ADMIN_SUFFIX.search(name)
+        and name not in P.GENERIC_NAME_PARTS
+        and not P.PLACE_SUFFIX_ONLY.fullmatch(name)
     ]
 
 
 def parse_answer(answer: object) -> ParsedAnswer:
     """Parse an answer (any object; non-strings become empty). Never raises."""
     text = answer if isinstance(answer, str) else ""
-    text = text[: C.ANSWER_MAX_CHARS]
+    text = normalise_text(text[: C.ANSWER_MAX_CHARS])
     pa = ParsedAnswer(text=text)
     plan, error, span = _find_plan(text)
     pa.json_error = error

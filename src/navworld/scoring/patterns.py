@@ -68,17 +68,20 @@ CJK_HOUR_MARK: Final = re.compile(r"[点时]")
 CJK_TIME_PREFIX: Final = re.compile(r"(凌晨|早上|早晨|上午|中午|午后|下午|傍晚|晚上|夜里|夜间)\s*$")
 NEXT_DAY: Final = re.compile(r"^\s*[（(]次日[)）]")
 PRICE: Final = re.compile(r"([0-9]{1,3}(?:,[0-9]{3})+|[0-9]+(?:\.[0-9]+)?)\s*(?:元|块钱|块|RMB|CNY|yuan)")
-PRICE_SIGN: Final = re.compile(r"[¥￥]\s*([0-9]{1,3}(?:,[0-9]{3})+|[0-9]+(?:\.[0-9]+)?)")
+PRICE_SIGN: Final = re.compile(r"(?:[¥￥]|CNY|RMB)\s*([0-9]{1,3}(?:,[0-9]{3})+|[0-9]+(?:\.[0-9]+)?)")
+"""Amounts written with the currency first: ``¥75``, ``￥75``, ``CNY 60``, ``RMB60``."""
 TOOL_PRICE: Final = re.compile(r"(?<![0-9.])([0-9]+(?:\.[0-9]+)?)\s*元")
 DURATION: Final = re.compile(
-    r"([0-9]{1,4}(?:\.[0-9])?)\s*(?:个)?(小时|h(?![a-z])|分钟|min(?:ute)?s?(?![a-z]))(?:\s*([0-9]{1,2})\s*分)?"
+    r"([0-9]{1,4}(?:\.[0-9])?)\s*(?:个)?(小时|hours?(?![a-z])|hrs?(?![a-z])|h(?![a-z])|分钟|min(?:ute)?s?(?![a-z]))"
+    r"(?:\s*([0-9]{1,2})\s*(?:分|min(?:ute)?s?(?![a-z])|m(?![a-zA-Z])))?"
 )
 DURATION_SHORT: Final = re.compile(r"(?:飞行|历时|用时|耗时|全程)\s*([0-9]{1,3})\s*分(?![钟0-9])")
 NUMBER_TOKEN: Final = re.compile(
     r"([0-9]{1,3}(?:,[0-9]{3})+|[0-9]+(?:\.[0-9]+)?)"
     r"(?:([:：][0-5][0-9])(?![0-9])"
-    r"|\s*(元|块钱|块|RMB|CNY|yuan|公里|千米|km|KM|Km|米|m(?![a-zA-Z])|个小时|小时|h(?![a-z])|分钟|min(?:ute)?s?(?![a-z]))"
-    r"(?:\s*([0-9]{1,2})\s*分)?)?"
+    r"|\s*(元|块钱|块|RMB|CNY|yuan|公里|千米|km|KM|Km|米|m(?![a-zA-Z])|个小时|小时|hours?(?![a-z])|hrs?(?![a-z])"
+    r"|h(?![a-z])|分钟|min(?:ute)?s?(?![a-z]))"
+    r"(?:\s*([0-9]{1,2})\s*(?:分|min(?:ute)?s?(?![a-z])|m(?![a-zA-Z])))?)?"
 )
 """One pass over an answer: every number with what follows it (a time, a price, a distance or a duration)."""
 DISTANCE: Final = re.compile(r"([0-9]{1,6}(?:\.[0-9]{1,3})?)\s*(公里|千米|km|KM|Km|米|m)(?![a-zA-Z])")
@@ -98,7 +101,60 @@ WIND_POWER: Final = re.compile(
     r"(≤|<=|小于|不超过)?\s*([0-9]{1,2})(?:\s*[-~～至到]\s*([0-9]{1,2}))?\s*级(?![别景])"
 )
 WEATHER_CONTEXT: Final = _kw(
-    r"天气|气温|温度|预报|气候|降雨|降水|风力|风向|穿衣|℃|°C|晴|多云|阵雨|weather|temperature"
+    r"天气|气温|温度|预报|气候|降雨|降水|风力|风向|穿衣|℃|°C|晴|多云|阵雨|weather|temperature|forecast|wind"
+)
+EN_WEATHER_COND: Final = re.compile(
+    r"(?<![A-Za-z])(thunder ?showers?|thunder ?storms?|light rain|moderate rain|heavy rain|rain ?storms?|"
+    r"showers?|drizzle|light snow|moderate snow|heavy snow|snow ?storms?|snow|sleet|freezing rain|"
+    r"partly cloudy|mostly cloudy|cloudy|overcast|sunny|clear skies|clear|foggy|fog|hazy|haze|rain)(?![A-Za-z])",
+    re.IGNORECASE,
+)
+"""English condition words (read on weather lines); :data:`EN_WEATHER_MAP` gives their Chinese forms."""
+EN_WEATHER_MAP: Final[dict[str, tuple[str, ...]]] = {
+    "thundershower": ("雷阵雨", "强雷阵雨", "雷阵雨伴有冰雹"),
+    "thunderstorm": ("雷阵雨", "强雷阵雨", "雷阵雨伴有冰雹"),
+    "light rain": ("小雨", "小到中雨"),
+    "drizzle": ("小雨",),
+    "moderate rain": ("中雨", "小到中雨", "中到大雨"),
+    "heavy rain": ("大雨", "中到大雨", "大到暴雨", "暴雨"),
+    "rainstorm": ("暴雨", "大到暴雨"),
+    "shower": ("阵雨",),
+    "rain": ("小雨", "中雨", "大雨", "阵雨", "暴雨", "小到中雨", "中到大雨", "雷阵雨"),
+    "light snow": ("小雪", "小到中雪"),
+    "moderate snow": ("中雪", "小到中雪", "中到大雪"),
+    "heavy snow": ("大雪", "中到大雪", "暴雪"),
+    "snowstorm": ("暴雪",),
+    "snow": ("小雪", "中雪", "大雪", "阵雪", "暴雪", "小到中雪", "中到大雪"),
+    "sleet": ("雨夹雪",),
+    "freezing rain": ("冻雨",),
+    "sunny": ("晴",),
+    "clear": ("晴",),
+    "clear skies": ("晴",),
+    "partly cloudy": ("多云",),
+    "mostly cloudy": ("多云",),
+    "cloudy": ("多云",),
+    "overcast": ("阴",),
+    "fog": ("雾", "大雾", "浓雾"),
+    "foggy": ("雾", "大雾", "浓雾"),
+    "haze": ("霾",),
+    "hazy": ("霾",),
+}
+"""English condition → the Chinese conditions it may stand for (the first one a tool returned wins)."""
+EN_WIND: Final = re.compile(
+    r"(?<![A-Za-z])(north[- ]?east|north[- ]?west|south[- ]?east|south[- ]?west|north|south|east|west|NE|NW|SE|SW|N|S|E|W)"
+    r"(?:erly)?(?:\s+winds?)?\s*[,，]?\s*(?:(?:force|level|grade|Beaufort|scale)\s*)?"
+    r"(?:([0-9]{1,2})(?:\s*[-–~～]\s*([0-9]{1,2}))?)?(?![A-Za-z0-9])",
+    re.IGNORECASE,
+)
+"""English wind: a direction (``NE``, ``north-east``, ``northerly``) with ``wind`` or a force (``NE 3-4``)."""
+EN_WIND_DIRS: Final[dict[str, str]] = {
+    "n": "北风", "s": "南风", "e": "东风", "w": "西风",
+    "ne": "东北风", "nw": "西北风", "se": "东南风", "sw": "西南风",
+    "north": "北风", "south": "南风", "east": "东风", "west": "西风",
+    "northeast": "东北风", "northwest": "西北风", "southeast": "东南风", "southwest": "西南风",
+}
+EN_WIND_POWER: Final = re.compile(
+    r"(?:force|level|grade|Beaufort|scale)\s*([0-9]{1,2})(?:\s*[-–~～]\s*([0-9]{1,2}))?(?![0-9])", re.IGNORECASE
 )
 TOOL_KV: Final = re.compile(r"^\s*([A-Za-z_]+)\s*[:：]\s*(.*?)\s*$")
 TOOL_BLOCK_HEADER: Final = re.compile(r"^\s*#{1,4}\s*(.*?)\s*$")
@@ -116,10 +172,18 @@ ROAD_SPLIT: Final = re.compile(
 ROAD_NAME: Final = re.compile(
     r"[\u4e00-\u9fa5]{1,10}?(?:高速公路|快速路|大道|环路|高架|隧道|立交|大桥|高速|路|街|桥)"
 )
-ROAD_BAD_SUFFIX: Final = re.compile(r"(?:线|程|况|径|费|途|人|边|面|段|灯|标)")
+ROAD_BAD_SUFFIX: Final = re.compile(r"(?:线|程|况|径|费|途|人|边|面|段|灯|标|滑|上|过|旁|痴|牌|由|霸|费)")
 ROAD_STOP_NAMES: Final = frozenset(
     {"马路", "公路", "铁路", "道路", "一路", "走路", "上路", "问路", "带路", "小路", "大路", "半路"}
 )
+ROAD_PROSE_ENDINGS: Final = frozenset(
+    {
+        "思路", "赶路", "走路", "一路", "带路", "问路", "上路", "半路", "顺路", "绕路", "迷路", "近路", "远路",
+        "弯路", "出路", "套路", "山路", "水路", "陆路", "马路", "公路", "铁路", "小路", "大路", "道路", "老路",
+        "回头路", "冤枉路", "逛街", "上街", "过桥", "搭桥", "之路", "的路", "条路", "段路", "在路", "夜路",
+    }
+)
+"""Words ending in 路/街/桥 that are prose, not road names (``整体思路``, ``多走路``, ``去逛街``)."""
 
 # --------------------------------------------------------------------------- POIs and places
 
@@ -131,7 +195,8 @@ PLACE_SUFFIX_ONLY: Final = re.compile(
 )
 PLACE_STOP: Final = re.compile(
     r"[^\u4e00-\u9fa5A-Za-z0-9·]|游览|参观|前往|到达|抵达|入住|打卡|推荐|品尝|乘坐|步行|打车|返回|出发|然后|之后|"
-    r"接着|再去|去|逛|在|从|至|到|和|与|及|或|住|吃|晚餐|午餐|早餐|附近|周边|建议|可以|选择|位于|距离"
+    r"接着|再去|去|逛|在|从|至|到|和|与|及|或|住|吃|晚餐|午餐|早餐|附近|周边|建议|可以|选择|位于|距离|"
+    r"的|回|内|个|这|那|些|每|各|就|也|都|又|还|要|会|能|把|让|给|被|是|有|没|不|很|最|更|才|先|再|即|便"
 )
 ROAD_SUFFIX_ONLY: Final = re.compile(r"高速公路|快速路|大道|环路|高架|隧道|立交|大桥|高速|路|街|桥")
 PLACE_SUFFIX: Final = re.compile(
@@ -183,6 +248,7 @@ DAY_HEADER_EN: Final = re.compile(r"(Day|DAY|day|D)\s*([0-9]{1,2})(?![0-9])")
 DAY_D_AFTER: Final = re.compile(r"\s*[:：（(]|\s*$|\s+")
 BUDGET_LINE: Final = _kw(r"预算|合计|总计|总费用|总花费|共计|小计|费用|花费|人均|budget|total")
 LINE_SPLIT: Final = re.compile(r"\r?\n")
+LIST_SPLIT: Final = re.compile(r"[、,，;；/]")
 
 # --------------------------------------------------------------------------- hard constraints: format keywords
 
@@ -313,6 +379,34 @@ TRANSIT_WORDS: Final = _kw(r"地铁|公交|轨道交通|公共交通|metro|bus")
 POI_PRICE_WORDS: Final = _kw(r"人均|门票|票价|每晚|房价|房费|一晚|成人票|学生票|消费|ticket|per night")
 CLAIM_STOP: Final = re.compile(r"[\n。；;]")
 CLAUSE_END: Final = re.compile(r"[；;。!！?？]")
-TOTAL_WORDS: Final = re.compile(r"[=＝]|合计|总计|共计|一共|总共|小计|总价|总费用|共")
+TOTAL_WORDS: Final = re.compile(
+    r"[=＝]|合计|总计|共计|一共|总共|小计|总价|总费用|总额|约合|共|[Tt]otal|[Ss]ubtotal|altogether|in all"
+)
+"""Between an entity and an amount: the amount is a total, not the entity's price."""
+MULTIPLIER: Final = re.compile(
+    r"(?:[0-9]+|[一二两三四五六七八九十]+)\s*(?:晚|人(?!均)|位|间|张|天|次|份|家|个房间|nights?|people|persons?|pax|"
+    r"rooms?|tickets?|adults?|guests?|days?)|[×xX*]\s*[0-9]|[0-9]\s*[×xX*]"
+)
+"""Between an entity and an amount: a count of people / nights / rooms — the amount is a multiple."""
+DIFFERENCE_WORDS: Final = re.compile(
+    r"省下?|节省|便宜|贵了?|多花|少花|差价|相差|差额|剩余|剩下|结余|超出|超支|余额|多出|[Cc]heaper|expensive|sav(?:e|es|ing)|"
+    r"difference|more than|less than"
+)
+"""Between an entity and an amount: the amount is a difference or a saving."""
+DERIVED_BEFORE: Final = re.compile(
+    r"(?:[=＝+＋×*]|(?<![A-Za-z])[xX]|合计|总计|共计|一共|总共|小计|总价|总费用|约合|共|省下?|节省|便宜|贵|多花|差价|剩余|剩|结余|"
+    r"超出|超支|多出|[Tt]otal|[Ss]ubtotal)\s*(?:了|约|大约|为|是|:|：)?\s*(?:[¥￥]|CNY|RMB)?\s*$"
+)
+"""Right before an amount (a few characters): a total, sum, difference or saving marker."""
+TOTAL_HEADER: Final = re.compile(r"合计|小计|总计|总价|总费用|总额|费用合计|共计|[Ss]ubtotal|[Tt]otal|[Ss]um")
+"""A table column whose cells are totals."""
+BUDGET_WORDS: Final = re.compile(r"预算|[Bb]udget")
+TABLE_SEPARATOR: Final = re.compile(r"\|?(?:\s*:?-{2,}:?\s*\|)+\s*:?-{0,}:?\s*\|?")
+"""A markdown table separator row (``|---|:---:|``)."""
+TIME_BOUND_AFTER: Final = re.compile(r"\s*(?:之前|以前|前|以内|之内|之后|以后|后(?![海湖山街])|before|or earlier|at the latest)")
+TIME_BOUND_BEFORE: Final = re.compile(
+    r"(?:before|no later than|not later than|deadline|不晚于|不早于|最晚|最迟|截止|须在|需在|要求在?|赶在)\s*[:：]?\s*$"
+)
+"""A time with one of these around it is a bound from the request (``满足15:00前到达``), not a claim."""
 ROAD_BRACKETED: Final = re.compile(r"「([^」\n]{2,20})」")
 __all__ = sorted(name for name in globals() if name.isupper())

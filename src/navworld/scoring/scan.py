@@ -22,6 +22,7 @@ __all__ = [
     "find_times",
     "find_train_ids",
     "norm_time",
+    "normalise_text",
     "parse_metres",
     "scan_numbers",
     "suffix_names",
@@ -45,6 +46,30 @@ _CN_DIGITS = {
     "九": 9,
     "十": 10,
 }
+
+
+_NORMALISE = {
+    **{0xFF10 + i: ord("0") + i for i in range(10)},
+    **{0xFF21 + i: ord("A") + i for i in range(26)},
+    **{0xFF41 + i: ord("a") + i for i in range(26)},
+    0x2212: ord("-"),  # minus sign (−5 °C)
+    0xFE63: ord("-"),
+    0xFF0D: ord("-"),
+    0x2010: ord("-"),
+    0x2011: ord("-"),
+    0x00A0: ord(" "),
+    0x2009: ord(" "),
+    0x202F: ord(" "),
+    0x3000: ord(" "),
+    0xFF0E: ord("."),
+}
+
+
+def normalise_text(text: str) -> str:
+    """Full-width digits/letters to ASCII, minus-sign and dash variants to ``-``, odd spaces to
+    spaces. One character for one character, so every offset into the result is an offset into
+    the original text; Chinese punctuation is kept."""
+    return text.translate(_NORMALISE)
 
 
 def cn_number(text: str) -> int | None:
@@ -85,7 +110,7 @@ def parse_metres(value: str, unit: str) -> float | None:
 
 _PRICE_UNITS = frozenset({"元", "块钱", "块", "RMB", "CNY", "yuan"})
 _DIST_UNITS = frozenset({"公里", "千米", "km", "KM", "Km", "米", "m"})
-_HOUR_UNITS = frozenset({"个小时", "小时", "h"})
+_HOUR_UNITS = frozenset({"个小时", "小时", "h", "hour", "hours", "hr", "hrs"})
 
 
 def scan_numbers(
@@ -214,7 +239,7 @@ def find_durations(text: str) -> list[tuple[int, int]]:
             v = float(value)
         except ValueError:
             continue
-        minutes = round(v * 60) + int(extra or 0) if unit in ("小时", "h") else round(v)
+        minutes = round(v * 60) + int(extra or 0) if unit in _HOUR_UNITS else round(v)
         if minutes > 0:
             out.append((minutes, m.start()))
     out.extend((int(m.group(1)), m.start()) for m in P.DURATION_SHORT.finditer(text) if int(m.group(1)) > 0)

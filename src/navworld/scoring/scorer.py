@@ -127,7 +127,7 @@ class TravelScorer:
         tf = extract_tool_facts(calls, topic_cities(prob.origin_city, prob.destination_city))
         tf.admin_names |= {c for c in (prob.origin_city, prob.destination_city) if c}
         pa = parse_answer(answer)
-        af = extract_answer_facts(pa, tf)
+        af = extract_answer_facts(pa, tf, prob.group_size, max(1, prob.num_days - 1))
         ptype = prob.problem_type
         required = hard.required_tools(ptype, prob.required_tools)
         checks = {

@@ -1,0 +1,224 @@
+"""Which entity an amount or a time in an answer is about: tables, clauses and derived amounts.
+
+An answer states a price *about* an entity only when the text ties the number to it: the
+entity's own table row (in a price column, not a total column) or its own clause (the nearest
+entity before the number on the line, with nothing between them that makes the number
+something else). A number is **derived** — a sum, a multiple for several people / nights /
+rooms, a difference or saving, a budget — when an arithmetic or total marker stands between the
+entity and the number (``合计``, ``共``, ``4 晚需``, ``×2``, ``省``, ``贵``, ``（+260 元）``), when it
+sits in a total column, or (checked later, by value) when it equals arithmetic over prices cited
+next to it. Derived numbers are never fabrications and never matches.
+
+:class:`Layout` is computed once per answer: line spans and, for markdown table rows, cell
+spans and the column header of each cell.
+"""
+
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass, field
+from itertools import combinations, pairwise
+
+from navworld.scoring import config as C
+from navworld.scoring import patterns as P
+
+__all__ = ["CLAIM", "DERIVED", "Entity", "Layout", "attribute_price", "is_bound_time", "sums_of"]
+
+CLAIM = "claim"
+DERIVED = "derived"
+
+
+@dataclass(frozen=True, slots=True)
+class Entity:
+    """An entity mention: ``[start, end)``, its key (POI name or transport ID) and whether it is a transport ID."""
+
+    start: int
+    end: int
+    key: str
+    transport: bool
+
+
+@dataclass(slots=True)
+class _Row:
+    cells: list[tuple[int, int]]
+    headers: list[str]
+
+
+@dataclass(slots=True)
+class Layout:
+    """Line and table structure of one answer text."""
+
+    text: str
+    starts: list[int] = field(default_factory=list)
+    rows: dict[int, _Row] = field(default_factory=dict)
+    """line index → cells of a markdown table row (absolute ``[start, end)`` spans) and their headers."""
+
+    @classmethod
+    def of(cls, text: str) -> Layout:
+        """Scan ``text`` once."""
+        starts = [0]
+        starts.extend(m.end() for m in P.LINE_SPLIT.finditer(text))
+        lay = cls(text, starts)
+        headers: list[str] = []
+        prev_table = False
+        for i, s in enumerate(starts):
+            e = lay.line_end(i)
+            line = text[s:e]
+            stripped = line.strip()
+            if not (stripped.startswith("|") and stripped.count("|") >= 2):
+                prev_table = False
+                headers = []
+                continue
+            cells = _cells(text, s, e)
+            if P.TABLE_SEPARATOR.fullmatch(stripped):
+                prev_table = True
+                continue
+            if not prev_table:
+                # first row of a table: its header (the next line is the |---| separator)
+                nxt = text[lay.line_start(i + 1) : lay.line_end(i + 1)].strip() if i + 1 < len(starts) else ""
+                if P.TABLE_SEPARATOR.fullmatch(nxt):
+                    headers = [text[a:b].strip() for a, b in cells]
+            prev_table = True
+            lay.rows[i] = _Row(cells, headers)
+        return lay
+
+    def line_start(self, i: int) -> int:
+        """Offset of line ``i``."""
+        return self.starts[i]
+
+    def line_end(self, i: int) -> int:
+        """End offset of line ``i`` (before its newline)."""
+        if i + 1 < len(self.starts):
+            end = self.starts[i + 1] - 1
+            if end > 0 and self.text[end - 1 : end] == "\r":
+                end -= 1
+            return end
+        return len(self.text)
+
+    def line_of(self, pos: int) -> int:
+        """Index of the line holding ``pos``."""
+        return bisect.bisect_right(self.starts, pos) - 1
+
+    def cell_of(self, line: int, pos: int) -> tuple[int, tuple[int, int], str] | None:
+        """``(index, span, header)`` of the table cell holding ``pos``, or None outside tables."""
+        row = self.rows.get(line)
+        if row is None:
+            return None
+        for i, (a, b) in enumerate(row.cells):
+            if a <= pos < b:
+                return i, (a, b), row.headers[i] if i < len(row.headers) else ""
+        return None
+
+
+def _cells(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    out = []
+    bars = [i for i in range(start, end) if text[i] == "|"]
+    for a, b in pairwise(bars):
+        out.append((a + 1, b))
+    if bars and bars[-1] < end - 1 and text[bars[-1] + 1 : end].strip():
+        out.append((bars[-1] + 1, end))  # a row without the closing bar
+    return out
+
+
+def is_bound_time(text: str, start: int, end: int) -> bool:
+    """Whether the time at ``[start, end)`` is a bound (``15:00前``, ``before 15:00``), not a claim."""
+    return bool(P.TIME_BOUND_AFTER.match(text, end) or P.TIME_BOUND_BEFORE.search(text, max(0, start - 12), start))
+
+
+def _nearest(entities: list[Entity], ends: list[int], lo: int, pos: int) -> Entity | None:
+    k = bisect.bisect_right(ends, pos) - 1
+    while k >= 0 and entities[k].end > lo - 60:
+        if entities[k].start >= lo and entities[k].end <= pos:
+            return entities[k]
+        k -= 1
+    return None
+
+
+def _row_entity(entities: list[Entity], ends: list[int], lo: int, hi: int) -> Entity | None:
+    """The single entity of a table row (a transport ID wins when the row has exactly one)."""
+    i = bisect.bisect_left(ends, lo + 1)
+    found = [e for e in entities[i:] if e.start >= lo and e.end <= hi]
+    ids = {e.key for e in found if e.transport}
+    if len(ids) == 1:
+        return next(e for e in found if e.transport)
+    keys = {e.key for e in found}
+    if len(keys) == 1:
+        return found[0]
+    return None
+
+
+def attribute_price(
+    text: str, pos: int, layout: Layout, entities: list[Entity], ends: list[int]
+) -> tuple[str | None, str]:
+    """``(key, kind)`` of the amount at ``pos``: kind :data:`CLAIM` or :data:`DERIVED`.
+
+    key is a POI name, a transport ID, ``taxi``/``transit``, or None (nobody's). A derived amount
+    has no key.
+    """
+    line = layout.line_of(pos)
+    ls = layout.line_start(line)
+    lead = text[max(ls, pos - C.ATTRIBUTION_MARK_WINDOW) : pos]
+    if P.DERIVED_BEFORE.search(lead):
+        return None, DERIVED
+    cell = layout.cell_of(line, pos)
+    if cell is not None:
+        _, (cs, _ce), header = cell
+        if P.TOTAL_HEADER.search(header):
+            return None, DERIVED
+        lo = cs
+        ent = _nearest(entities, ends, lo, pos)
+        if ent is None:
+            row = layout.rows[line]
+            ent = _row_entity(entities, ends, row.cells[0][0], row.cells[-1][1])
+            if ent is None:
+                return _mode_word(text, cs, pos), CLAIM
+            gap_start = pos  # the entity is in another cell of its row: nothing between to read
+        else:
+            gap_start = ent.end
+    else:
+        if text[ls : ls + 1] == "#" and P.BUDGET_WORDS.search(text, ls, pos):
+            return None, DERIVED  # a budget in a title line
+        lo = max(ls, pos - C.ATTRIBUTION_WINDOW)
+        ent = _nearest(entities, ends, lo, pos)
+        gap_start = ent.end if ent is not None else pos
+    if ent is None:
+        return _mode_word(text, lo, pos), CLAIM
+    gap = text[gap_start:pos]
+    if P.TOTAL_WORDS.search(gap) or P.MULTIPLIER.search(gap) or P.DIFFERENCE_WORDS.search(gap):
+        return None, DERIVED
+    if ent.transport:
+        return ent.key, CLAIM
+    if P.CLAUSE_END.search(gap):
+        return _mode_word(text, lo, pos), CLAIM
+    if P.TAXI_WORDS.search(gap):
+        return "taxi", CLAIM
+    if P.TRANSIT_WORDS.search(gap):
+        return "transit", CLAIM
+    if not P.POI_PRICE_WORDS.search(gap):
+        # "打车到灵隐寺约25元": the ride to the entity, not the entity's price
+        clause = text[max(lo, ent.start - C.ATTRIBUTION_MODE_LOOKBACK) : ent.start]
+        cut = max(clause.rfind(ch) for ch in "，,。；;")
+        mode = _mode_word(clause, cut + 1, len(clause))
+        if mode is not None:
+            return mode, CLAIM
+    return ent.key, CLAIM
+
+
+def _mode_word(text: str, lo: int, pos: int) -> str | None:
+    if P.TAXI_WORDS.search(text, lo, pos):
+        return "taxi"
+    if P.TRANSIT_WORDS.search(text, lo, pos):
+        return "transit"
+    return None
+
+
+def sums_of(values: list[float], k_max: int) -> set[float]:
+    """Amounts derivable from ``values``: multiples (2…k_max), sums of 2–4 values, differences."""
+    vals = sorted({round(v, 2) for v in values if v > 0})[: C.DERIVED_MAX_VALUES]
+    out = {round(v * k, 2) for v in vals for k in range(2, k_max + 1)}
+    for r in (2, 3, 4):
+        if len(vals) < r:
+            break
+        out.update(round(sum(c), 2) for c in combinations(vals, r))
+    out.update(round(abs(a - b), 2) for a, b in combinations(vals, 2))
+    return out
