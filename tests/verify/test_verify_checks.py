@@ -259,7 +259,7 @@ def test_to_dict_shape_and_logic() -> None:
     )
     plan = build_plan()
     d = verify_plan(plan, p, FakeWorld(), trace_for(plan)).to_dict()
-    assert set(d) == {"delivered", "env", "logic", "preferences", "final_pass", "reasons"}
+    assert set(d) == {"delivered", "env", "logic", "preferences", "final_pass", "reasons", "violations"}
     assert d["env"]["passed"] is True
     assert d["logic"]["results"] == [True, False, None]
     assert d["logic"]["errors"][:2] == [None, None] and "undefined_fn" in d["logic"]["errors"][2]

@@ -53,7 +53,7 @@ def test_passing_plan_exit_0_json(files: dict[str, Path]) -> None:
             "--json", "--salt", "cli-test")
     assert r.exit_code == 0, r.output
     d = json.loads(r.stdout)
-    assert set(d) == {"delivered", "env", "logic", "preferences", "final_pass", "reasons"}
+    assert set(d) == {"delivered", "env", "logic", "preferences", "final_pass", "reasons", "violations"}
     assert d["final_pass"] is True and d["logic"]["results"] == [True] and d["preferences"] == {"n": 2.0}
 
 

@@ -46,6 +46,8 @@ class CodeScore(BaseModel):
     defense_mult: float = 1.0
     ic_before_adjustments: float = 0.0
     fabrication: dict[str, Any] = Field(default_factory=dict)
+    plan_factor: float = 1.0
+    """Scorer s2: how much of the total the plan keeps (1.0 under the ``seed`` profile)."""
 
 
 class LlmScore(BaseModel):
@@ -71,6 +73,8 @@ class ScoreReport(BaseModel):
     problem_type: str = ""
     salt: str = ""
     scorer_version: str = ""
+    scoring_profile: str = ""
+    """``s2`` (default) or ``seed``; see :mod:`navworld.scoring.profile`."""
     code_score: CodeScore = Field(default_factory=CodeScore)
     llm_score: LlmScore = Field(default_factory=LlmScore)
     hard_constraints: dict[str, bool] = Field(default_factory=dict)
@@ -115,4 +119,5 @@ class ScoreReport(BaseModel):
             "noisy_llm": round(noisy_llm, 1),
             "llm_available": self.llm_validation_success,
             "path": self.path,
+            "scoring_profile": self.scoring_profile,
         }

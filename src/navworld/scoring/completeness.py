@@ -17,16 +17,18 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Any
 
 from navworld.scoring import config as C
 from navworld.scoring import patterns as P
 from navworld.scoring.answer_facts import AnswerFacts
 from navworld.scoring.consistency import price_matches
+from navworld.scoring.echo import normalised_echo_share
 from navworld.scoring.facts import ToolFacts
 from navworld.scoring.parser import ParsedAnswer
 
-__all__ = ["DIMENSIONS", "Dim", "Grounding", "completeness", "echo_multiplier", "echo_share"]
+__all__ = ["DIMENSIONS", "Dim", "Grounding", "completeness", "echo_multiplier", "echo_share", "request_targets"]
 
 Target = Callable[[int], int]
 
@@ -341,6 +343,31 @@ def g_has(tf: ToolFacts, mode: str) -> bool:
     return bool(tf.flights if mode == "flights" else tf.trains)
 
 
+def request_targets(problem: Any) -> dict[str, Target]:
+    """Scorer s2: completeness targets that follow the request instead of contradicting it.
+
+    A relaxed pace (``轻松休闲``) halves the attractions a day; a program capping attractions per
+    day caps the target; a food tour needs the restaurants its prompt asks for (2 a day), not a
+    fixed 5."""
+    out: dict[str, Target] = {}
+    ptype = problem.problem_type
+    relaxed = any(c in C.RELAXED_PACE_CONSTRAINTS for c in (problem.constraints or []))
+    cap = None
+    for source in problem.hard_logic or []:
+        if "dayactivities" in source and (m := P.MAX_PER_DAY_PROGRAM.search(source)):
+            cap = int(m.group(1)) if cap is None else min(cap, int(m.group(1)))
+    per_day = 1 if relaxed else 2
+    if cap is not None:
+        per_day = max(1, min(per_day, cap))
+    if ptype == "multiday":
+        out["attractions"] = lambda d, k=per_day: k * d
+    elif ptype == "hybrid":
+        out["attractions"] = lambda d, k=per_day: max(k + 1, k * d)
+    elif ptype == "food_tour":
+        out["restaurants"] = lambda d: min(5, max(2, 2 * d))
+    return out
+
+
 def completeness(
     problem_type: str,
     num_days: int,
@@ -348,13 +375,20 @@ def completeness(
     pa: ParsedAnswer,
     tf: ToolFacts,
     af: AnswerFacts,
+    targets: dict[str, Target] | None = None,
+    normalised_echo: bool = False,
 ) -> tuple[float, dict[str, float], float]:
-    """``(completeness out of 25, per-dimension points, echo multiplier)``."""
+    """``(completeness out of 25, per-dimension points, echo multiplier)``.
+
+    ``targets`` replaces dimension targets (s2: :func:`request_targets`); ``normalised_echo``
+    measures echo on normalised content (s2: :func:`navworld.scoring.echo.normalised_echo_share`)."""
     text = pa.text
     days = max(1, num_days)
     g = Grounding(tf, af)
     subs: dict[str, float] = {}
     for dim in _dims_for(problem_type, required, tf):
+        if targets and dim.name in targets:
+            dim = replace(dim, target=targets[dim.name])
         if dim.method == "days":
             pts = _days(pa, af, dim, days)
         elif dim.method == "verified":
@@ -362,6 +396,7 @@ def completeness(
         else:
             pts = _grounded(text, dim, g, days)
         subs[dim.name] = round(pts, 4)
-    mult = echo_multiplier(echo_share(text, tf)) if text else 1.0
+    share = normalised_echo_share(pa, tf) if normalised_echo else echo_share(text, tf)
+    mult = echo_multiplier(share) if text else 1.0
     total = min(C.COMPLETENESS_MAX, sum(subs.values())) * mult
     return round(total, 4), subs, round(mult, 4)

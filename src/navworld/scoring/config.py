@@ -69,6 +69,22 @@ OFF_TOPIC_DIRECTION_MIN_KM: Final = 150.0
 """Coordinates this close to a problem city are on-topic (catalog centres can sit far from the
 city seat: 黄山 centre ↔ 屯溪 ≈ 68 km)."""
 
+STATUS_VALIDITY: Final[dict[str, float]] = {
+    "ok": 1.0,
+    "error": 1.0,
+    "trivial": 0.5,
+    "off_topic": 0.0,
+    "wrong_date": 0.0,
+    "duplicate_id": 0.0,
+    "orphan": 0.0,
+}
+"""s2 tool_quality: a call's validity (params present, result not an error) × this factor of its status."""
+DATE_COVERAGE_WEIGHT: Final = 0.15
+"""s2: the diversity multiplier loses 0.15 × (1 − coverage) for weather days of the trip not covered
+by a forecast, and as much for outbound/return dates never searched (transport types)."""
+TRIVIAL_DIRECTION_DEGREES: Final = 0.001
+"""s2: a ``direction`` whose endpoints differ by less than this (|Δlng| + |Δlat|, ≈ 100 m) is trivial."""
+
 # --------------------------------------------------------------------------- totals
 
 TOTAL_CODE_SCORE: Final = 50.0
@@ -166,6 +182,16 @@ ECHO_MIN_MULTIPLIER: Final = 0.3
 """Anti-echo: share of answer characters on lines copied verbatim from tool results; between
 START and FULL the completeness multiplier falls linearly from 1.0 to MIN."""
 
+ECHO_SHINGLE_CHARS: Final = 10
+"""s2: echo is measured on normalised text (letters, digits and CJK only): the share of the answer's
+10-character blocks that occur in the normalised tool results (bullets, punctuation, reordered
+lines and fields of a tool dump do not hide it)."""
+RELAXED_PACE_CONSTRAINTS: Final = frozenset({"轻松休闲"})
+"""s2: constraints that ask for fewer sights a day (completeness targets follow them)."""
+TRANSPORT_MIN_MATCHES: Final = 2
+"""s2: an answer citing 2 correct flights (trains) is not "below the minimum quantity" however many
+the tool listed — the request asks for 2–3 options."""
+
 # --------------------------------------------------------------------------- tool diversity
 
 DIVERSITY_SHOULD_CALL_PENALTY: Final = 0.25
@@ -211,6 +237,78 @@ FG_DEFENSE_THRESHOLD: Final = 4.0
 FG_DEFENSE_BASE: Final = 0.3
 FG_DEFENSE_SLOPE: Final = 0.7
 SUCCESS_THRESHOLD: Final = 60.0
+
+# --------------------------------------------------------------------------- s2: the plan factor
+
+PLAN_MISSING_FACTOR: Final = 0.2
+"""s2: the factor of an answer without a usable plan (missing, unparsable, empty) — and the floor of
+any plan's factor, so a bad plan never beats no plan by much."""
+PLAN_CHECK_WEIGHTS: Final[dict[str, float]] = {
+    # the plan is for this task
+    "itinerary_days": 0.6,
+    "task_match": 0.6,
+    "activity_fields": 0.5,
+    # intercity
+    "intercity_endpoints": 0.5,
+    "intercity_exists": 0.6,
+    "intercity_stations": 0.2,
+    "intercity_times": 0.4,
+    "intercity_price": 0.2,
+    "intercity_cost": 0.1,
+    # inner-city transport
+    "transport_shape": 0.1,
+    "transport_route": 0.2,
+    "transport_price": 0.15,
+    "transport_cost": 0.1,
+    # attractions
+    "attraction_exists": 0.6,
+    "attraction_open": 0.4,
+    "attraction_price": 0.25,
+    "attraction_cost": 0.15,
+    "attraction_unique": 0.3,
+    # restaurants
+    "restaurant_exists": 0.5,
+    "restaurant_open": 0.3,
+    "restaurant_price": 0.25,
+    "restaurant_cost": 0.15,
+    "restaurant_unique": 0.3,
+    "meal_window": 0.2,
+    "meals_per_day": 0.2,
+    # hotels
+    "hotel_exists": 0.6,
+    "hotel_price": 0.25,
+    "hotel_room_type": 0.1,
+    "hotel_cost": 0.15,
+    "hotel_nights": 0.5,
+    # time and space
+    "time_valid": 0.4,
+    "time_sequence": 0.6,
+    "transport_timing": 0.2,
+    "space_connected": 0.6,
+    # capacity
+    "capacity_tickets": 0.15,
+    "capacity_cars": 0.1,
+    "capacity_rooms": 0.1,
+    # grounding in this episode's tool results
+    "grounding": 0.8,
+}
+"""s2 severity of each environment check: the factor loses ``weight × share`` where share is the
+part of the plan the check finds wrong (violations / items it applies to)."""
+PLAN_DEFAULT_CHECK_WEIGHT: Final = 0.3
+"""Weight of a check not listed above (a check added later)."""
+PLAN_PROGRAM_WEIGHT: Final = 0.5
+"""s2: each failed constraint program (the user's hard requirements) multiplies by (1 − 0.5·severity)."""
+PLAN_BUDGET_GRACE: Final = 0.2
+PLAN_BUDGET_MIN_SEVERITY: Final = 0.1
+"""A failed budget cap is graded by the overrun: severity = overrun / (20 % of the budget), at least
+0.1, at most 1 (a plan 2 % over loses a tenth of what a plan 20 % over loses)."""
+PLAN_AGREEMENT_UNNAMED_WEIGHT: Final = 0.3
+"""s2: share of the plan's places/trains/flights the prose never names × 0.3."""
+PLAN_AGREEMENT_EXTRA_WEIGHT: Final = 0.4
+"""s2: share of the sights, hotels, flights and trains the prose schedules or recommends (a verb such
+as 游览/入住/乘坐/推荐 right before the name, on a line that offers no alternative) that the plan lacks × 0.4."""
+PLAN_AGREEMENT_VERB_WINDOW: Final = 8
+"""Characters before a name searched for the scheduling verb (within the clause)."""
 
 # --------------------------------------------------------------------------- LLM judge
 

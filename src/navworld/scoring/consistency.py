@@ -99,8 +99,14 @@ def category_matches(tf: ToolFacts, af: AnswerFacts, text: str) -> dict[str, tup
     return out
 
 
-def info_consistency(tf: ToolFacts, af: AnswerFacts, text: str) -> ICResult:
-    """IC out of 25 (see module docstring); 0 without tool calls or with only error results."""
+def info_consistency(
+    tf: ToolFacts, af: AnswerFacts, text: str, minimum: dict[str, int] | None = None, no_facts_credit: bool = True
+) -> ICResult:
+    """IC out of 25 (see module docstring); 0 without tool calls or with only error results.
+
+    ``minimum`` caps the minimum-quantity rule per category (s2: 2 flights / trains, the options a
+    request asks for); ``no_facts_credit=False`` (s2) gives 0 instead of 12.5 when the tools
+    returned no facts at all."""
     if tf.n_calls == 0:
         return ICResult(0.0, reason="no tool calls")
     if tf.n_ok == 0:
@@ -109,9 +115,8 @@ def info_consistency(tf: ToolFacts, af: AnswerFacts, text: str) -> ICResult:
         return ICResult(0.0, reason="every tool call failed")
     sizes = tf.category_sizes()
     if not any(sizes.values()):
-        return ICResult(
-            round(C.INFO_CONSISTENCY_MAX * C.IC_NO_FACTS_CREDIT, 2), reason="tools returned no facts"
-        )
+        credit = C.INFO_CONSISTENCY_MAX * C.IC_NO_FACTS_CREDIT if no_facts_credit else 0.0
+        return ICResult(round(credit, 2), reason="tools returned no facts")
     matches = category_matches(tf, af, text)
     cats: dict[str, dict[str, Any]] = {}
     total = 0.0
@@ -124,7 +129,10 @@ def info_consistency(tf: ToolFacts, af: AnswerFacts, text: str) -> ICResult:
         denom = min(n_tool, max(1, n_out))
         normalized = min(1.0, (weighted / denom) / C.INFO_CONSISTENCY_RATIO_DIVISOR)
         below = False
-        if n_tool >= C.IC_MIN_QUANTITY_THRESHOLD and matched < min_required(n_tool):
+        need = min_required(n_tool)
+        if minimum and cat in minimum:
+            need = min(need, minimum[cat])
+        if n_tool >= C.IC_MIN_QUANTITY_THRESHOLD and matched < need:
             normalized *= C.IC_BELOW_MINIMUM_SCALE
             below = True
         if matched:

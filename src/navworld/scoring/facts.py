@@ -44,8 +44,9 @@ from navworld.scoring.scan import (
     norm_time,
     parse_metres,
 )
-from navworld.scoring.topic import call_cities
+from navworld.scoring.topic import call_cities, resolve_name
 from navworld.scoring.trace import ToolCallRecord
+from navworld.scoring.trajectory import DUPLICATE_ID, OFF_TOPIC, OK, ORPHAN, WRONG_DATE, Trip, classify
 
 __all__ = [
     "PoiEntry",
@@ -76,6 +77,8 @@ class PoiEntry:
     district: str = ""
     halves: tuple[str, ...] = ()
     """The variants that are name halves (never counted inside a carrier or longer entity name)."""
+    city: str = ""
+    """The ``cityname`` the tool gave (s2 drops POIs of other cities)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,6 +146,19 @@ class ToolFacts:
     off_topic: list[str] = field(default_factory=list)
     """``tool(city, …)`` of every off-topic call (no facts, not counted as called)."""
     off_topic_called: frozenset[str] = frozenset()
+    relevant: frozenset[str] = frozenset()
+    """Tools with at least one successful call a planner would make (s2; else = succeeded)."""
+    statuses: list[tuple[str, str]] = field(default_factory=list)
+    """s2: ``(tool, status)`` of every call (see :mod:`navworld.scoring.trajectory`)."""
+    poi_sources: dict[str, set[str]] = field(default_factory=dict)
+    """POI name → the tools that returned it."""
+    route_distances: set[float] = field(default_factory=set)
+    route_durations: set[int] = field(default_factory=set)
+    """Distances/durations that ``direction`` returned."""
+    texts: list[str] = field(default_factory=list)
+    """The result texts that ground facts (the plan's grounding check reads exactly these)."""
+    weather_call_days: set[str] = field(default_factory=set)
+    transport_dates: set[str] = field(default_factory=set)
 
     @property
     def flights(self) -> set[str]:
@@ -240,7 +256,8 @@ def _pois(text: str) -> dict[str, object]:
         dists.update(d for d, _ in find_distances(b.get("distance", ""), C.MIN_DISTANCE_METRES))
         kind = poi_kind(b)
         whole, halves = poi_variant_parts(name, prefixes)
-        pois.append(PoiEntry(name, kind, whole + halves, cost, opentime, b.get("adname", ""), halves))
+        city = b.get("cityname", "").strip()
+        pois.append(PoiEntry(name, kind, whole + halves, cost, opentime, b.get("adname", ""), halves, city))
     return {
         "pois": tuple(pois),
         "prices": prices,
@@ -389,17 +406,43 @@ def extract_text_facts(tool: str, text: str) -> TextFacts:
     return TextFacts(tool, lines=lines)
 
 
-def extract_tool_facts(calls: list[ToolCallRecord], topic: frozenset[str] = frozenset()) -> ToolFacts:
+def _city_ok(entry: PoiEntry, topic: frozenset[str]) -> bool:
+    if not entry.city or not topic:
+        return True
+    city = resolve_name(entry.city)
+    return city is None or city in topic
+
+
+def extract_tool_facts(
+    calls: list[ToolCallRecord], topic: frozenset[str] = frozenset(), trip: Trip | None = None
+) -> ToolFacts:
     """Merge the cached per-text facts of every successful on-topic call.
 
     ``topic``: catalog names of the problem's cities; a call whose city arguments name another
     catalog city is off-topic (``config.OFF_TOPIC_CITY_ARGS``): it adds no facts and does not
     count as a called tool. An empty ``topic`` disables the rule.
+
+    ``trip`` (scorer s2): the trajectory rules of :mod:`navworld.scoring.trajectory` decide which
+    calls ground facts (pairing, topic, dates); POIs returned for another city are dropped; a
+    tool counts as *relevant* only through calls a planner would make.
     """
     tf = ToolFacts()
-    called, ok, off = set(), set(), set()
+    called, ok, off, relevant = set(), set(), set(), set()
     for call in calls:
-        if topic and call.arguments:
+        if trip is not None:
+            status = classify(call, trip)
+            tf.statuses.append((call.name, status))
+            if status in (OFF_TOPIC, WRONG_DATE):
+                off.add(call.name)
+                if len(tf.off_topic) < 40:
+                    named = call_cities(call.name, call.arguments, trip.topic) if call.arguments else ()
+                    tf.off_topic.append(f"{call.name}({', '.join(named) or status})")
+                continue
+            if status in (DUPLICATE_ID, ORPHAN):
+                if call.name:
+                    called.add(call.name)
+                continue
+        elif topic and call.arguments:
             named = call_cities(call.name, call.arguments, topic)
             if any(c not in topic for c in named):
                 off.add(call.name)
@@ -409,30 +452,54 @@ def extract_tool_facts(calls: list[ToolCallRecord], topic: frozenset[str] = froz
             called.add(call.name)
         if call.is_error or call.result is None:
             continue
-        ok.add(call.name)
-        tf.n_ok += 1
         f = extract_text_facts(call.name, call.result)
+        pois = f.pois
+        poi_prices = f.prices
+        if trip is not None and pois:
+            kept = tuple(p for p in pois if _city_ok(p, trip.topic))
+            if not kept:
+                off.add(call.name)
+                tf.off_topic.append(f"{call.name}(POIs of another city)")
+                continue
+            if len(kept) != len(pois):
+                names = {p.name for p in kept}
+                poi_prices = frozenset(x for x in f.prices if x[0] in names)
+                pois = kept
+        ok.add(call.name)
+        if trip is not None and tf.statuses[-1][1] == OK:
+            relevant.add(call.name)
+        tf.n_ok += 1
         for t in f.transports:
             tf.transports.setdefault(t.id, t)
-        for p in f.pois:
+        for p in pois:
             tf.pois.setdefault(p.name, p)
+            tf.poi_sources.setdefault(p.name, set()).add(call.name)
         tf.conditions |= f.conditions
         tf.temps |= f.temps
         tf.wind |= f.wind
         tf.distances |= f.distances
         tf.times |= f.times
-        for key, value in f.prices:
+        for key, value in poi_prices:
             tf.prices.setdefault(key, set()).add(value)
         tf.durations |= f.durations
+        if call.name == "direction":
+            tf.route_distances |= f.distances
+            tf.route_durations |= f.durations
         tf.roads |= f.roads
         tf.admin_names |= f.admin_names
         tf.lines |= f.lines
         tf.entity_names |= f.entity_names
         tf.blocked |= f.blocked
+        tf.texts.append(call.result)
+        if call.name == "weather":
+            tf.weather_call_days.update(f.weather_days)
+        if call.name in C.TRANSPORT_TOOLS and call.arguments:
+            tf.transport_dates.add(str(call.arguments.get("date", "")).strip())
         tf.weather_days.extend(d for d in f.weather_days if d not in tf.weather_days)
     tf.n_calls = len(calls)
     tf.called = frozenset(called)
     tf.succeeded = frozenset(ok)
     tf.failed_only = frozenset(called - ok)
     tf.off_topic_called = frozenset(off)
+    tf.relevant = frozenset(relevant) if trip is not None else frozenset(ok)
     return tf

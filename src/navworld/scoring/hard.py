@@ -65,18 +65,28 @@ def format_valid(problem_type: str, pa: ParsedAnswer, af: AnswerFacts) -> Check:
     return Check(passed, mult, {"length": length, "structure": structure})
 
 
-def tool_info_used(problem_type: str, ic: float) -> Check:
-    """IC-only gate: IC ≥ 6 (transport types) or IC ≥ 8 (others); no completeness involved."""
+def tool_info_used(problem_type: str, ic: float, has_facts: bool = True) -> Check:
+    """IC-only gate: IC ≥ 6 (transport types) or IC ≥ 8 (others); no completeness involved.
+
+    It also fails when the tools returned no fact at all (every call an error or empty): there is
+    nothing the answer could have used, so the judge is not asked."""
     transport = problem_type in C.TRANSPORT_PROBLEM_TYPES
     threshold = C.CODE_TOOL_USED_IC_THRESHOLD if transport else C.CODE_TOOL_USED_IC_THRESHOLD_NONTRANSPORT
-    passed = ic >= threshold
+    passed = ic >= threshold and has_facts
     fail_mult = C.HARD_CONSTRAINT_PENALTIES["tool_info_used"] if transport else C.TOOL_INFO_USED_SOFT_PENALTY
-    return Check(passed, 1.0 if passed else fail_mult, {"ic": round(ic, 2), "threshold": threshold})
+    detail: dict[str, Any] = {"ic": round(ic, 2), "threshold": threshold}
+    if not has_facts:
+        detail["reason"] = "the tools returned no facts"
+    return Check(passed, 1.0 if passed else fail_mult, detail)
 
 
-def required_tools_called(problem_type: str, required: tuple[str, ...], tf: ToolFacts) -> Check:
-    """Coverage ≥ threshold, every core tool called, and a transport tool for transport types."""
-    called = tf.called
+def required_tools_called(
+    problem_type: str, required: tuple[str, ...], tf: ToolFacts, used: frozenset[str] | None = None
+) -> Check:
+    """Coverage ≥ threshold, every core tool called, and a transport tool for transport types.
+
+    ``used`` (scorer s2): only tools called relevantly whose results the answer uses count."""
+    called = tf.called if used is None else used
     coverage = len(called & set(required)) / len(required) if required else 1.0
     threshold = C.REQUIRED_TOOLS_THRESHOLD.get(problem_type, 0.6)
     core = C.CORE_TOOLS_BY_TYPE.get(problem_type, frozenset()) & set(required)
@@ -196,10 +206,21 @@ def call_validity(call: ToolCallRecord) -> float:
     return C.TOOL_VALIDITY_ERROR_CREDIT if call.is_error else 1.0
 
 
-def tool_quality(required: tuple[str, ...], calls: list[ToolCallRecord], tf: ToolFacts) -> Check:
-    """coverage ≥ 0.5 and validity ≥ 0.5 (error results are never full-credit calls)."""
-    coverage = len(tf.called & set(required)) / len(required) if required else 1.0
-    validity = sum(call_validity(c) for c in calls) / len(calls) if calls else 0.0
+def tool_quality(
+    required: tuple[str, ...], calls: list[ToolCallRecord], tf: ToolFacts, used: frozenset[str] | None = None
+) -> Check:
+    """coverage ≥ 0.5 and validity ≥ 0.5 (error results are never full-credit calls).
+
+    Scorer s2 (``used`` given): coverage counts relevant, used tools; a call's validity also
+    follows its trajectory status (off-topic, wrong date, repeated id, orphan → 0; trivial → 0.5)."""
+    coverage = len((tf.called if used is None else used) & set(required)) / len(required) if required else 1.0
+    if used is not None and len(tf.statuses) == len(calls):
+        scores = [
+            call_validity(c) * C.STATUS_VALIDITY.get(status, 0.0) for c, (_, status) in zip(calls, tf.statuses, strict=True)
+        ]
+        validity = sum(scores) / len(scores) if scores else 0.0
+    else:
+        validity = sum(call_validity(c) for c in calls) / len(calls) if calls else 0.0
     passed = coverage >= C.TOOL_QUALITY_MIN_COVERAGE and validity >= C.TOOL_QUALITY_MIN_VALIDITY
     mult = 1.0 if passed else C.HARD_CONSTRAINT_PENALTIES["tool_quality"]
     n_err = sum(1 for c in calls if c.is_error)
@@ -208,11 +229,16 @@ def tool_quality(required: tuple[str, ...], calls: list[ToolCallRecord], tf: Too
     )
 
 
-def diversity_multiplier(problem_type: str, required: tuple[str, ...], tf: ToolFacts) -> float:
-    """1.0 − 0.25 per required tool not called (−0.10 if only failed) + 0.05 per nice-to-have, clamped."""
+def diversity_multiplier(
+    problem_type: str, required: tuple[str, ...], tf: ToolFacts, used: frozenset[str] | None = None
+) -> float:
+    """1.0 − 0.25 per required tool not called (−0.10 if only failed) + 0.05 per nice-to-have, clamped.
+
+    ``used`` (scorer s2): a required tool counts as called only when called relevantly and used."""
     mult = 1.0
+    called = tf.called if used is None else used | tf.failed_only
     for tool in required:
-        if tool not in tf.called:
+        if tool not in called:
             mult -= C.DIVERSITY_SHOULD_CALL_PENALTY
         elif tool in tf.failed_only:
             mult -= C.DIVERSITY_SHOULD_CALL_PENALTY - C.DIVERSITY_ATTEMPTED_RECOVERY

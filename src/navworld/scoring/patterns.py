@@ -248,6 +248,17 @@ DAY_HEADER_EN: Final = re.compile(r"(Day|DAY|day|D)\s*([0-9]{1,2})(?![0-9])")
 DAY_D_AFTER: Final = re.compile(r"\s*[:：（(]|\s*$|\s+")
 BUDGET_LINE: Final = _kw(r"预算|合计|总计|总费用|总花费|共计|小计|费用|花费|人均|budget|total")
 LINE_SPLIT: Final = re.compile(r"\r?\n")
+VISIT_VERBS: Final = _kw(r"游览|参观|前往|打卡|游玩|逛|visit|explore|head to")
+STAY_VERBS: Final = _kw(r"入住|住在|下榻|住宿|住|推荐酒店|stay at|stay in|check in|check into")
+TAKE_VERBS: Final = _kw(r"乘坐|搭乘|推荐|首选|选择|建议|去程|返程|回程|take|board|book|recommend")
+ALTERNATIVE_WORDS: Final = _kw(
+    r"备选|可选|其他|也可|或者|或|如果|若|雨天|替代|备用|不推荐|不建议|放弃|对比|比较|alternative|option|instead|otherwise|or |if "
+)
+"""A line offering alternatives: a name scheduled there need not be in the plan."""
+MAX_PER_DAY_PROGRAM: Final = re.compile(r"if count > ([0-9]{1,2}):")
+"""The per-day cap of an "at most N attractions a day" program."""
+ECHO_DROP: Final = re.compile(r"[^\u4e00-\u9fffA-Za-z0-9]+")
+"""Everything echo detection ignores (punctuation, bullets, spaces, markdown)."""
 LIST_SPLIT: Final = re.compile(r"[、,，;；/]")
 
 # --------------------------------------------------------------------------- hard constraints: format keywords

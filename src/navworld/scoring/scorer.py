@@ -10,7 +10,7 @@ with ``error`` set (and is logged, since it is a bug).
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from navworld.core.problem import Problem
@@ -20,17 +20,20 @@ from navworld.core.versions import SCORER_VERSION
 from navworld.scoring import config as C
 from navworld.scoring import hard
 from navworld.scoring.answer_facts import AnswerFacts, extract_answer_facts
-from navworld.scoring.completeness import completeness
+from navworld.scoring.completeness import completeness, request_targets
 from navworld.scoring.consistency import ICResult, info_consistency
 from navworld.scoring.fabrication import fabrication_penalty, local_fab_multiplier
 from navworld.scoring.facts import ToolFacts, extract_tool_facts
 from navworld.scoring.judge import JudgeResult, LLMJudge
 from navworld.scoring.judge_prompt import JudgeContext
 from navworld.scoring.parser import ParsedAnswer, parse_answer
-from navworld.scoring.plan_check import verify_answer_plan
+from navworld.scoring.plan_score import PlanAssessment, assess_plan, verify_answer_plan
+from navworld.scoring.profile import PROFILES, ScoringProfile, get_profile
 from navworld.scoring.topic import topic_cities
 from navworld.scoring.total import combine, scoring_path
 from navworld.scoring.trace import read_trace
+from navworld.scoring.trajectory import read_strict, trip_of
+from navworld.scoring.usage import date_coverage, tools_used
 
 __all__ = ["Analysis", "TravelScorer"]
 
@@ -58,6 +61,9 @@ class Analysis:
     fabrication_detail: dict[str, Any]
     diversity: float
     plan_verification: dict[str, Any] | None
+    profile: ScoringProfile = PROFILES["s2"]
+    plan: PlanAssessment | None = None
+    trajectory: dict[str, Any] = field(default_factory=dict)
 
 
 def _problem(problem: Problem | dict[str, Any]) -> Problem:
@@ -69,15 +75,24 @@ class TravelScorer:
 
     ``judge``: an :class:`~navworld.scoring.judge.LLMJudge` (or ``None`` for code-only scoring);
     ``salt``: the epoch salt (rubric randomisation, safe-dict noise, plan verification world);
-    ``verify_plans``: also run the plans/DSL verification when the package is available.
+    ``verify_plans``: also run the plans/DSL verification when the package is available;
+    ``profile``: ``"s2"`` (default, :mod:`navworld.scoring.profile`) or ``"seed"`` (NAVWORLD's formula);
+    ``world``: the world plans are verified against (default: the sandbox on ``salt``).
     """
 
     def __init__(
-        self, judge: LLMJudge | None = None, salt: str | int | None = None, verify_plans: bool = True
+        self,
+        judge: LLMJudge | None = None,
+        salt: str | int | None = None,
+        verify_plans: bool = True,
+        profile: str | ScoringProfile | None = None,
+        world: Any = None,
     ) -> None:
         self.judge = judge
         self.salt = salt
         self.verify_plans = verify_plans
+        self.profile = get_profile(profile)
+        self.world = world
 
     # ------------------------------------------------------------------ public API
 
@@ -123,49 +138,72 @@ class TravelScorer:
         """Run the code path (no judge)."""
         prob = _problem(problem)
         salt = current_salt(self.salt)
-        calls = read_trace(trace)
-        tf = extract_tool_facts(calls, topic_cities(prob.origin_city, prob.destination_city))
+        prof = self.profile
+        topic = topic_cities(prob.origin_city, prob.destination_city)
+        trip = trip_of(prob) if prof.trajectory else None
+        notes: list[str] = []
+        if prof.trajectory:
+            calls, notes = read_strict(trace)
+        else:
+            calls = read_trace(trace)
+        tf = extract_tool_facts(calls, topic, trip)
         tf.admin_names |= {c for c in (prob.origin_city, prob.destination_city) if c}
         pa = parse_answer(answer)
         af = extract_answer_facts(pa, tf, prob.group_size, max(1, prob.num_days - 1))
         ptype = prob.problem_type
         required = hard.required_tools(ptype, prob.required_tools)
+        used = tools_used(tf, af, pa) if prof.trajectory else None
         checks = {
             "format_valid": hard.format_valid(ptype, pa, af),
-            "required_tools_called": hard.required_tools_called(ptype, required, tf),
+            "required_tools_called": hard.required_tools_called(ptype, required, tf, used),
             "poi_names_verified": hard.poi_names_verified(tf, af),
             "transport_grounded": hard.transport_grounded(ptype, tf, af, prob.group_size),
-            "tool_quality": hard.tool_quality(required, calls, tf),
+            "tool_quality": hard.tool_quality(required, calls, tf, used),
         }
-        ic = info_consistency(tf, af, pa.text)
-        comp, subs, echo = completeness(ptype, prob.num_days, required, pa, tf, af)
-        checks["tool_info_used"] = hard.tool_info_used(ptype, ic.score)
+        minimum = {"flights": C.TRANSPORT_MIN_MATCHES, "trains": C.TRANSPORT_MIN_MATCHES} if prof.request_targets else None
+        ic = info_consistency(tf, af, pa.text, minimum, no_facts_credit=not prof.trajectory)
+        targets = request_targets(prob) if prof.request_targets else None
+        comp, subs, echo = completeness(ptype, prob.num_days, required, pa, tf, af, targets, prof.normalised_echo)
+        checks["tool_info_used"] = hard.tool_info_used(ptype, ic.score, not tf.is_empty())
         local_fab, _ = local_fab_multiplier(ptype, tf, af)
         ic_adj = ic.score * local_fab
         fab, fab_detail = fabrication_penalty(
             pa.text, tf, af, ic_adj, checks["transport_grounded"].detail, prob.group_size, prob.num_days
         )
-        diversity = hard.diversity_multiplier(ptype, required, tf)
-        pv = verify_answer_plan(pa.text, prob, trace, salt) if self.verify_plans and pa.has_plan else None
+        diversity = hard.diversity_multiplier(ptype, required, tf, used)
+        trajectory: dict[str, Any] = {}
+        if trip is not None:
+            coverage, cov_detail = date_coverage(tf, trip, required)
+            diversity = round(diversity * coverage, 4)
+            counts: dict[str, int] = {}
+            for _, status in tf.statuses:
+                counts[status] = counts.get(status, 0) + 1
+            trajectory = {"statuses": counts, "notes": notes[:10], "used_tools": sorted(used or ()), **cov_detail}
+        pv, assessment = self._plan(pa, prob, trace, tf, af, salt)
         return Analysis(
-            prob,
-            salt,
-            pa,
-            tf,
-            af,
-            required,
-            checks,
-            ic,
-            ic_adj,
-            comp,
-            subs,
-            echo,
-            local_fab,
-            fab,
-            fab_detail,
-            diversity,
-            pv,
+            prob, salt, pa, tf, af, required, checks, ic, ic_adj, comp, subs, echo, local_fab, fab, fab_detail,
+            diversity, pv, prof, assessment, trajectory,
         )
+
+    def _plan(
+        self, pa: ParsedAnswer, prob: Problem, trace: object, tf: ToolFacts, af: AnswerFacts, salt: str
+    ) -> tuple[dict[str, Any] | None, PlanAssessment | None]:
+        if not self.verify_plans:
+            return None, None
+        if not self.profile.plan_gate:
+            if not pa.has_plan:
+                return None, None
+            return verify_answer_plan(pa.text, prob, trace, salt, self.world)[1], None
+        grounding = [{"role": "tool", "content": t} for t in tf.texts]
+        plan, pv = verify_answer_plan(pa.text, prob, grounding, salt, self.world)
+        prose_pois = af.pois
+        if pa.json_span is not None:
+            lo, hi = pa.json_span
+            prose_pois = {n: [p for p in ps if not lo <= p < hi] for n, ps in af.pois.items()}
+            prose_pois = {n: ps for n, ps in prose_pois.items() if ps}
+        lo = pa.json_span[0] if pa.json_span is not None else len(pa.text)
+        ids = [(i, p) for i, p in af.flights + af.trains if p < lo]
+        return pv, assess_plan(plan, pv, prob, pa, tf, prose_pois, ids)
 
     def _judge_context(self, a: Analysis) -> JudgeContext:
         return JudgeContext(a.problem, a.salt, a.pa, a.tf, a.af, a.checks)
@@ -176,7 +214,8 @@ class TravelScorer:
         ok = judged is not None and judged.success
         scores = dict(judged.scores) if ok and judged is not None else None
         mults = {name: c.multiplier for name, c in a.checks.items() if not c.passed}
-        t = combine(a.ic_adjusted, a.comp, a.diversity, a.fabrication, a.local_fab, mults, scores)
+        plan_factor = a.plan.factor if a.plan is not None else 1.0
+        t = combine(a.ic_adjusted, a.comp, a.diversity, a.fabrication, a.local_fab, mults, scores, plan_factor)
         ptype = a.problem.problem_type
         path = scoring_path(
             ptype,
@@ -199,6 +238,7 @@ class TravelScorer:
             defense_mult=t.defense_multiplier,
             ic_before_adjustments=round(a.ic.score, 4),
             fabrication=a.fabrication_detail,
+            plan_factor=t.plan_factor,
         )
         llm = LlmScore()
         if ok and scores is not None and judged is not None:
@@ -217,6 +257,7 @@ class TravelScorer:
             problem_type=ptype,
             salt=a.salt,
             scorer_version=SCORER_VERSION,
+            scoring_profile=a.profile.name,
             code_score=code,
             llm_score=llm,
             hard_constraints={name: c.passed for name, c in a.checks.items()},
@@ -228,6 +269,9 @@ class TravelScorer:
                 "required_tools": list(a.required),
                 "ic_reason": a.ic.reason,
                 "off_topic_calls": list(a.tf.off_topic[:20]),
+                "plan_factor": t.plan_factor,
+                "plan": dict(a.plan.detail) if a.plan is not None else {},
+                "trajectory": a.trajectory,
             },
             parse_success=a.pa.parse_success,
             llm_validation_success=ok,
@@ -246,5 +290,6 @@ class TravelScorer:
             problem_type=ptype if isinstance(ptype, str) else "",
             salt=current_salt(self.salt),
             scorer_version=SCORER_VERSION,
+            scoring_profile=self.profile.name,
             error=f"scorer error: {type(exc).__name__}: {str(exc)[:200]}",
         )

@@ -16,7 +16,7 @@ from typing import Any
 from navworld.scoring import config as C
 from navworld.world.catalog import all_cities, resolve_city
 
-__all__ = ["call_cities", "is_off_topic", "topic_cities"]
+__all__ = ["call_cities", "is_off_topic", "resolve_name", "topic_cities"]
 
 @lru_cache(maxsize=1)
 def _city_table() -> tuple[tuple[str, float, float], ...]:
@@ -32,6 +32,13 @@ def _names_longest_first() -> tuple[str, ...]:
 def _resolve(text: str) -> str | None:
     city = resolve_city(text.strip())
     return city.name if city is not None else None
+
+
+def resolve_name(text: str) -> str | None:
+    """The catalog name of a city written any way (杭州 / 杭州市 / Hangzhou / 330100), else None."""
+    if not isinstance(text, str) or not text.strip() or len(text) > 100:
+        return None
+    return _resolve(text)
 
 
 @lru_cache(maxsize=1)

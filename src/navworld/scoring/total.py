@@ -7,7 +7,7 @@
     llm_adjusted = llm_raw · min(1, code_total / 30)
     code_coupled = code_total · (0.7 + 0.3·min(1, llm_raw / 20))     (judged only)
     base         = max(code_coupled + llm_adjusted, 0.5·(code_total + llm_raw))
-    total        = base · Π(multipliers of failed hard constraints)
+    total        = base · Π(multipliers of failed hard constraints) · plan_factor (s2)
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ class TotalResult:
     base: float
     hc_multiplier: float
     defense_multiplier: float
+    plan_factor: float = 1.0
 
 
 def code_total(ic: float, comp: float, diversity: float, fabrication: float) -> float:
@@ -52,8 +53,12 @@ def combine(
     local_fab: float,
     hc_multipliers: dict[str, float],
     llm_scores: dict[str, float] | None,
+    plan_factor: float = 1.0,
 ) -> TotalResult:
-    """Assemble the total; ``llm_scores`` is ``None`` when no judge result is available."""
+    """Assemble the total; ``llm_scores`` is ``None`` when no judge result is available.
+
+    ``plan_factor`` (scorer s2, :mod:`navworld.scoring.plan_score`) multiplies the total like a hard
+    constraint; the ``seed`` profile passes 1.0."""
     judged = llm_scores is not None
     defense = 1.0
     if judged and llm_scores is not None:
@@ -78,7 +83,7 @@ def combine(
     hc = 1.0
     for m in hc_multipliers.values():
         hc *= m
-    total = round(min(100.0, max(0.0, base * hc)), 2)
+    total = round(min(100.0, max(0.0, base * hc * plan_factor)), 2)
     return TotalResult(
         total,
         round(ic, 4),
@@ -90,6 +95,7 @@ def combine(
         round(base, 4),
         round(hc, 6),
         round(defense, 4),
+        round(plan_factor, 4),
     )
 
 

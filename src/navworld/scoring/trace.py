@@ -16,7 +16,15 @@ from typing import Any
 from navworld.scoring import config as C
 from navworld.scoring import patterns as P
 
-__all__ = ["ToolCallRecord", "canonical_tool_name", "content_text", "is_error_text", "read_trace"]
+__all__ = [
+    "ToolCallRecord",
+    "canonical_tool_name",
+    "content_text",
+    "is_error_text",
+    "messages_of",
+    "parse_args",
+    "read_trace",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,6 +40,9 @@ class ToolCallRecord:
     name: str
     arguments: dict[str, Any] | None
     result: str | None
+    status: str = "ok"
+    """``ok`` as read; the s2 pairing rules (:func:`navworld.scoring.trajectory.read_strict`) mark
+    calls with a repeated id ``duplicate_id`` and calls without an id ``orphan``."""
 
     @property
     def is_error(self) -> bool:
@@ -81,7 +92,8 @@ def content_text(content: object) -> str:
     return ""
 
 
-def _parse_args(raw: object) -> dict[str, Any] | None:
+def parse_args(raw: object) -> dict[str, Any] | None:
+    """The arguments as a dict, or None when they are not a JSON object (never raises)."""
     if isinstance(raw, dict):
         return raw
     if isinstance(raw, str):
@@ -93,7 +105,8 @@ def _parse_args(raw: object) -> dict[str, Any] | None:
     return None
 
 
-def _messages(trace: object) -> list[dict[str, Any]]:
+def messages_of(trace: object) -> list[dict[str, Any]]:
+    """The message dicts of a trace (a list, a ``{"messages": [...]}`` dict or a pydantic model)."""
     if hasattr(trace, "model_dump"):
         try:
             trace = trace.model_dump(mode="json")
@@ -115,7 +128,7 @@ def read_trace(trace: object) -> list[ToolCallRecord]:
     """Every tool call of the trace, in order, paired with its result (never raises)."""
     calls: list[list[Any]] = []
     by_id: dict[str, int] = {}
-    for msg in _messages(trace):
+    for msg in messages_of(trace):
         role = msg.get("role")
         if role == "assistant":
             tool_calls = msg.get("tool_calls")
@@ -129,7 +142,7 @@ def read_trace(trace: object) -> list[ToolCallRecord]:
                 record = [
                     call_id,
                     canonical_tool_name(fn.get("name")),
-                    _parse_args(fn.get("arguments")),
+                    parse_args(fn.get("arguments")),
                     None,
                 ]
                 by_id.setdefault(call_id, len(calls))

@@ -28,10 +28,11 @@ CHECK_GROUPS: dict[str, str] = {c.name: c.group for c in CHECKS}
 _MAX_MESSAGES = 3
 
 
-def run_checks(cx: CheckContext) -> tuple[dict[str, bool], dict[str, str]]:
+def run_checks(cx: CheckContext, counts: dict[str, int] | None = None) -> tuple[dict[str, bool], dict[str, str]]:
     """Run every check: ``({name: passed}, {name: reason of the failure})``.
 
-    A check that raises is a bug: it fails (never credit for an exception) and is logged.
+    ``counts``, when given, receives the number of violations of each failed check. A check that
+    raises is a bug: it fails (never credit for an exception) and is logged.
     """
     results: dict[str, bool] = {}
     reasons: dict[str, str] = {}
@@ -47,8 +48,12 @@ def run_checks(cx: CheckContext) -> tuple[dict[str, bool], dict[str, str]]:
             log.exception("check %s raised", spec.name)
             results[spec.name] = False
             reasons[spec.name] = f"internal error in check: {type(exc).__name__}: {exc}"
+            if counts is not None:
+                counts[spec.name] = max(1, count)
             continue
         results[spec.name] = count == 0
+        if count and counts is not None:
+            counts[spec.name] = count
         if count:
             reason = "; ".join(messages)
             if count > len(messages):

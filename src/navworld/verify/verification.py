@@ -37,6 +37,8 @@ class Verification:
     reasons: dict[str, str] = field(default_factory=dict)
     skipped: tuple[str, ...] = ()
     preference_errors: dict[str, str] = field(default_factory=dict)
+    violations: dict[str, int] = field(default_factory=dict)
+    """Number of violations of each failed check (how much of the plan it affects)."""
 
     @property
     def env_passed(self) -> bool:
@@ -67,6 +69,7 @@ class Verification:
             "preferences": dict(self.preferences),
             "final_pass": self.final_pass,
             "reasons": dict(self.reasons),
+            "violations": dict(self.violations),
         }
 
     @classmethod
@@ -81,6 +84,7 @@ class Verification:
             logic_errors=list(logic.get("errors") or []),
             preferences=dict(data.get("preferences") or {}),
             reasons=dict(data.get("reasons") or {}),
+            violations={str(k): int(v) for k, v in (data.get("violations") or {}).items() if isinstance(v, int)},
         )
 
     @classmethod
@@ -143,7 +147,8 @@ def verify_plan(
         return Verification.not_delivered(problem, str(exc))
     lookup = lookup_for(world)
     cx = CheckContext(parsed, problem, lookup, trace_tool_text(_messages(trace)))
-    checks, reasons = run_checks(cx)
+    violations: dict[str, int] = {}
+    checks, reasons = run_checks(cx, violations)
     skipped: tuple[str, ...] = ()
     if cx.trace_text is None:
         skipped = ("grounding",)
@@ -172,4 +177,5 @@ def verify_plan(
         reasons=reasons,
         skipped=skipped,
         preference_errors=pref_errors,
+        violations=violations,
     )

@@ -1,0 +1,41 @@
+"""Scorer s2: echo detection on normalised content.
+
+The seed compares answer lines with tool lines byte for byte, so a tool dump with ``- `` in front
+of each line, other punctuation or reordered lines passes as original writing. Here both sides
+are normalised to letters, digits and CJK characters (lower case); the answer's prose (the JSON
+plan excluded) is cut into consecutive ``ECHO_SHINGLE_CHARS``-character blocks, and the echo share
+is the fraction of blocks found verbatim in the normalised tool results. Any block of copied
+text is a substring of the tool text, whatever the alignment; original prose rarely is.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from navworld.scoring import config as C
+from navworld.scoring import patterns as P
+from navworld.scoring.facts import ToolFacts
+from navworld.scoring.parser import ParsedAnswer
+
+__all__ = ["normalise_for_echo", "normalised_echo_share"]
+
+
+@lru_cache(maxsize=C.TOOL_TEXT_CACHE_SIZE)
+def normalise_for_echo(text: str) -> str:
+    """``text`` with everything but letters, digits and CJK removed, lower-cased."""
+    return P.ECHO_DROP.sub("", text).lower()
+
+
+def normalised_echo_share(pa: ParsedAnswer, tf: ToolFacts) -> float:
+    """Share of the answer prose's normalised blocks that occur in the normalised tool results."""
+    text = pa.text
+    if pa.json_span is not None:
+        text = text[: pa.json_span[0]] + "\n" + text[pa.json_span[1] :]
+    prose = P.ECHO_DROP.sub("", text).lower()
+    n = C.ECHO_SHINGLE_CHARS
+    if len(prose) < n or not tf.texts:
+        return 0.0
+    tool = "\x00".join(normalise_for_echo(t) for t in tf.texts)
+    blocks = [prose[i : i + n] for i in range(0, len(prose) - n + 1, n)]
+    found = sum(1 for b in blocks if b in tool)
+    return found / len(blocks)

@@ -1,0 +1,236 @@
+"""Scorer s2: the plan factor — how much of the total a delivered, feasible, grounded plan keeps.
+
+::
+
+    no plan (missing, unparsable, empty)          → PLAN_MISSING_FACTOR
+    env    = Π_check (1 − w_check · share of the plan the check finds wrong)
+    logic  = Π_program (1 − PLAN_PROGRAM_WEIGHT · g)      g = 1 for a failed program; a budget cap
+                                                          grades g by the overrun (PLAN_BUDGET_GRACE)
+    agree  = 1 − w₁ · (plan entities the prose never names) − w₂ · (sights, hotels, flights and trains
+             the prose schedules or recommends — 游览/入住/乘坐 … right before the name, on a line
+             offering no alternative — that the plan lacks)
+    factor = max(PLAN_MISSING_FACTOR, env · logic · agree)
+
+A check's *share* is its violations over the activities it applies to (one restaurant used twice
+in nine meals is 1/9; every leg reversed is all of them), so an isolated defect costs a little and
+a pervasive one a lot: a smooth gradient, with no cliff except "no plan". A plan passing every
+check and program keeps factor 1. Grounding is checked against exactly the tool results that
+ground facts under the trajectory rules (no orphans, no other city, no wrong dates).
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+from navworld.scoring import config as C
+from navworld.scoring import patterns as P
+from navworld.scoring.facts import ToolFacts
+from navworld.scoring.parser import ParsedAnswer
+
+__all__ = ["PlanAssessment", "assess_plan", "verify_answer_plan"]
+
+logger = logging.getLogger(__name__)
+
+_BUDGET = re.compile(r"result\s*=\s*(\w+)\s*<=\s*([0-9]+(?:\.[0-9]+)?)\s*$", re.MULTILINE)
+
+
+@dataclass(slots=True)
+class PlanAssessment:
+    """The plan verification and, under s2, the factor it gives."""
+
+    verification: dict[str, Any] | None
+    factor: float = 1.0
+    detail: dict[str, Any] = field(default_factory=dict)
+
+
+@lru_cache(maxsize=4)
+def _world(salt: str) -> Any:
+    from navworld.world.sandbox import SandboxWorld
+
+    return SandboxWorld(salt)
+
+
+def verify_answer_plan(
+    answer: str, problem: Any, trace: object, salt: str, world: Any = None
+) -> tuple[Any, dict[str, Any] | None]:
+    """``(plan or None, verify_plan(...).to_dict())``; a ``{"delivered": False, "error"}`` dict when the
+    plan cannot be extracted, ``(None, None)`` when the verify package is not importable."""
+    try:
+        from navworld.verify import verify_plan
+        from navworld.verify.plan_parse import extract_plan
+    except ImportError:
+        return None, None
+    try:
+        plan = extract_plan(answer)
+    except Exception as exc:  # PlanParseError carries the precise reason
+        return None, {"delivered": False, "error": f"{type(exc).__name__}: {str(exc)[:300]}"}
+    try:
+        world = world if world is not None else _world(salt)
+    except ImportError:
+        return None, None
+    try:
+        return plan, dict(verify_plan(plan, problem, world, trace).to_dict())
+    except Exception as exc:
+        logger.warning("plan verification failed: %s", type(exc).__name__)
+        return None, {"delivered": False, "error": f"{type(exc).__name__}: {str(exc)[:300]}"}
+
+
+def _applicable(plan: Any, num_days: int) -> dict[str, int]:
+    """How many plan items each check applies to."""
+    acts = plan.activities()
+    by_type = Counter(a.type for a in acts)
+    attractions = by_type["attraction"]
+    meals = by_type["breakfast"] + by_type["lunch"] + by_type["dinner"]
+    stays = by_type["accommodation"]
+    intercity = by_type["airplane"] + by_type["train"]
+    transfers = sum(1 for a in acts if a.transports)
+    taxis = sum(1 for a in acts for leg in a.transports if leg.mode == "taxi")
+    cited = len({(a.FlightID or a.TrainID or a.position or "") for a in acts})
+    days = max(1, num_days, len(plan.itinerary))
+    n = max(1, len(acts))
+    out = dict.fromkeys(C.PLAN_CHECK_WEIGHTS, n)
+    out.update(
+        {
+            "itinerary_days": days,
+            "task_match": 1,
+            "intercity_endpoints": 1,
+            "meals_per_day": days,
+            "hotel_nights": days,
+            "grounding": max(1, cited),
+            "capacity_tickets": max(1, attractions + intercity),
+            "capacity_cars": max(1, taxis),
+            "space_connected": max(1, n - 1),
+        }
+    )
+    for name in ("attraction_exists", "attraction_open", "attraction_price", "attraction_cost", "attraction_unique"):
+        out[name] = max(1, attractions)
+    for name in ("restaurant_exists", "restaurant_open", "restaurant_price", "restaurant_cost",
+                 "restaurant_unique", "meal_window"):
+        out[name] = max(1, meals)
+    for name in ("hotel_exists", "hotel_price", "hotel_room_type", "hotel_cost", "capacity_rooms"):
+        out[name] = max(1, stays)
+    for name in ("intercity_exists", "intercity_stations", "intercity_times", "intercity_price", "intercity_cost"):
+        out[name] = max(1, intercity)
+    for name in ("transport_shape", "transport_route", "transport_price", "transport_cost", "transport_timing"):
+        out[name] = max(1, transfers)
+    return out
+
+
+def _plan_total(plan: Any) -> float:
+    total = 0.0
+    for a in plan.activities():
+        total += max(0.0, a.cost or 0.0)
+        total += sum(max(0.0, leg.cost or 0.0) for leg in a.transports)
+    return total
+
+
+def _logic(plan: Any, problem: Any, results: list[Any]) -> tuple[float, list[dict[str, Any]]]:
+    factor, failed = 1.0, []
+    for i, ok in enumerate(results):
+        if ok is True:
+            continue
+        source = problem.hard_logic[i] if i < len(problem.hard_logic) else ""
+        severity = 1.0
+        m = _BUDGET.search(source)
+        if m is not None and "cost" in m.group(1) and ok is False:
+            cap = float(m.group(2))
+            over = _plan_total(plan) - cap
+            if cap > 0 and over >= 0:
+                severity = min(1.0, max(C.PLAN_BUDGET_MIN_SEVERITY, over / (C.PLAN_BUDGET_GRACE * cap)))
+        factor *= 1.0 - C.PLAN_PROGRAM_WEIGHT * severity
+        gloss = problem.hard_logic_nl[i] if i < len(problem.hard_logic_nl) else f"program {i + 1}"
+        failed.append({"program": gloss[:80], "severity": round(severity, 3)})
+    return factor, failed
+
+
+def _mentioned(name: str, prose: str, tf: ToolFacts) -> bool:
+    if not name:
+        return True
+    if name in prose:
+        return True
+    entry = tf.pois.get(name)
+    return entry is not None and any(v in prose for v in entry.variants[:3])
+
+
+def _scheduled(prose: str, start: int, verbs: re.Pattern[str]) -> bool:
+    """Whether the mention at ``start`` is scheduled or recommended by the prose: a verb of ``verbs``
+    right before it in the same clause, on a line that offers no alternative."""
+    lo = max(0, start - C.PLAN_AGREEMENT_VERB_WINDOW)
+    lead = prose[lo:start]
+    cut = max(lead.rfind(ch) for ch in "，,。；;：:\n")
+    if not verbs.search(lead[cut + 1 :]):
+        return False
+    line_start = prose.rfind("\n", 0, start) + 1
+    line_end = prose.find("\n", start)
+    line = prose[line_start : line_end if line_end >= 0 else len(prose)]
+    return not P.ALTERNATIVE_WORDS.search(line)
+
+
+def _agreement(
+    plan: Any, pa: ParsedAnswer, tf: ToolFacts, prose_pois: dict[str, list[int]], prose_ids: list[tuple[str, int]]
+) -> tuple[float, dict[str, Any]]:
+    text = pa.text
+    span = pa.json_span
+    prose = text if span is None else text[: span[0]]
+    names = {(a.FlightID or a.TrainID) if a.is_intercity else (a.position or "") for a in plan.activities()}
+    names.discard("")
+    full_prose = text if span is None else text[: span[0]] + "\n" + text[span[1] :]
+    unnamed = sorted(n for n in names if not _mentioned(n, full_prose, tf))
+    share_unnamed = len(unnamed) / len(names) if names else 0.0
+    in_plan = {a.position for a in plan.activities() if a.position}
+    in_plan |= {x for a in plan.activities() for x in (a.FlightID, a.TrainID) if x}
+    scheduled: set[str] = set()
+    for name, positions in prose_pois.items():
+        kind = tf.pois[name].kind
+        verbs = P.VISIT_VERBS if kind == "attraction" else P.STAY_VERBS if kind == "hotel" else None
+        if verbs is not None and any(p < len(prose) and _scheduled(prose, p, verbs) for p in positions):
+            scheduled.add(name)
+    for tid, p in prose_ids:
+        if p < len(prose) and _scheduled(prose, p, P.TAKE_VERBS):
+            scheduled.add(tid)
+    missing = sorted(n for n in scheduled if n not in in_plan)
+    share_missing = len(missing) / len(scheduled) if scheduled else 0.0
+    factor = 1.0 - C.PLAN_AGREEMENT_UNNAMED_WEIGHT * share_unnamed - C.PLAN_AGREEMENT_EXTRA_WEIGHT * share_missing
+    return max(0.0, factor), {"unnamed_in_prose": unnamed[:10], "prose_only": missing[:10]}
+
+
+def assess_plan(
+    plan: Any, verification: dict[str, Any] | None, problem: Any, pa: ParsedAnswer, tf: ToolFacts,
+    prose_pois: dict[str, list[int]], prose_ids: list[tuple[str, int]] | None = None,
+) -> PlanAssessment:
+    """The s2 plan factor of a verified plan (see the module docstring)."""
+    if verification is None:
+        return PlanAssessment(None, 1.0, {"reason": "plan verification unavailable"})
+    if plan is None or not verification.get("delivered"):
+        reason = verification.get("error") or (verification.get("reasons") or {}).get("delivered") or "no plan"
+        return PlanAssessment(verification, C.PLAN_MISSING_FACTOR, {"delivered": False, "reason": str(reason)[:200]})
+    checks = (verification.get("env") or {}).get("checks") or {}
+    counts = verification.get("violations") or {}
+    applicable = _applicable(plan, int(problem.num_days or 1))
+    env = 1.0
+    penalties: dict[str, float] = {}
+    for name, passed in checks.items():
+        if passed:
+            continue
+        weight = C.PLAN_CHECK_WEIGHTS.get(name, C.PLAN_DEFAULT_CHECK_WEIGHT)
+        share = min(1.0, max(1, int(counts.get(name, 1))) / max(1, applicable.get(name, 1)))
+        penalties[name] = round(weight * share, 4)
+        env *= 1.0 - weight * share
+    logic, failed_programs = _logic(plan, problem, list((verification.get("logic") or {}).get("results") or []))
+    agree, agree_detail = _agreement(plan, pa, tf, prose_pois, prose_ids or [])
+    factor = max(C.PLAN_MISSING_FACTOR, env * logic * agree)
+    detail = {
+        "delivered": True,
+        "env_factor": round(env, 4),
+        "logic_factor": round(logic, 4),
+        "agreement_factor": round(agree, 4),
+        "check_penalties": penalties,
+        "failed_programs": failed_programs,
+        **agree_detail,
+    }
+    return PlanAssessment(verification, round(factor, 4), detail)
