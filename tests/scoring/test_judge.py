@@ -134,7 +134,8 @@ async def test_injection_never_reaches_the_judge_raw(server: JudgeServer) -> Non
     ):
         assert needle not in prompt, needle
     assert c.answer[:60] not in prompt  # no raw answer text either
-    assert "灵隐寺" in prompt and "[已过滤]" in prompt
+    # s2: the unverified place reaches the judge only as a neutral placeholder
+    assert "灵隐寺" in prompt and "未核实地点#" in prompt
     assert KEY not in json.dumps(r.to_dict(), ensure_ascii=False)
 
 

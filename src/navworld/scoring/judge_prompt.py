@@ -48,6 +48,10 @@ class JudgeContext:
     tf: ToolFacts
     af: AnswerFacts
     checks: dict[str, Check]
+    verified_only: bool = False
+    """Scorer s2: every name in the summary comes from the tools or is a neutral placeholder."""
+    plan: dict[str, Any] | None = None
+    """Scorer s2: the plan assessment detail (factor and failed checks, computed by code)."""
 
 
 def _rubric(pen: dict[str, int]) -> dict[str, str]:

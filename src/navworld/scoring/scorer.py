@@ -206,7 +206,10 @@ class TravelScorer:
         return pv, assess_plan(plan, pv, prob, pa, tf, prose_pois, ids)
 
     def _judge_context(self, a: Analysis) -> JudgeContext:
-        return JudgeContext(a.problem, a.salt, a.pa, a.tf, a.af, a.checks)
+        plan = dict(a.plan.detail) if a.plan is not None else None
+        return JudgeContext(
+            a.problem, a.salt, a.pa, a.tf, a.af, a.checks, a.profile.verified_summary, plan
+        )
 
     # ------------------------------------------------------------------ assembly
 

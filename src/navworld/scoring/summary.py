@@ -24,6 +24,81 @@ if TYPE_CHECKING:
 __all__ = ["answer_summary", "facts_summary", "requirements_summary"]
 
 _N = C.JUDGE_SUMMARY_MAX_ITEMS
+_TYPES = frozenset({"airplane", "train", "attraction", "breakfast", "lunch", "dinner", "accommodation"})
+_MODES = {"walk": "walk", "walking": "walk", "transit": "transit", "metro": "transit", "subway": "transit",
+          "bus": "transit", "taxi": "taxi", "driving": "taxi", "bicycling": "bicycling", "bike": "bicycling"}
+
+
+class Namer:
+    """How names reach the judge.
+
+    Seed profile: every string sanitised. Scorer s2 (``verified``): a name is shown only when the
+    tools returned it (a tool POI — by its exact tool name —, a tool flight/train ID, a tool road,
+    station or address); anything else becomes a neutral placeholder (``未核实地点#3``,
+    ``未核实班次#1``) numbered in order of appearance, so nothing the answer wrote reaches the prompt
+    unverified. Tool strings are still sanitised (a live backend's data is not trusted either)."""
+
+    def __init__(self, ctx: JudgeContext) -> None:
+        self.verified = ctx.verified_only
+        self.tf = ctx.tf
+        self._unknown: dict[tuple[str, str], str] = {}
+        self._best: dict[str, str] = {}
+        if self.verified:
+            for e in ctx.tf.pois.values():
+                for v in e.variants:
+                    self._best.setdefault(v, e.name)
+
+    def _placeholder(self, kind: str, value: str) -> str:
+        key = (kind, value)
+        if key not in self._unknown:
+            n = sum(1 for k in self._unknown if k[0] == kind) + 1
+            self._unknown[key] = f"未核实{kind}#{n}"
+        return self._unknown[key]
+
+    def place(self, value: str, limit: int = C.JUDGE_SUMMARY_MAX_ITEM_CHARS) -> str:
+        """A place name: the tool POI's own name, a tool-returned name, or a placeholder."""
+        if not self.verified:
+            return S(value, limit)
+        name = value.strip()
+        if not name:
+            return ""
+        if name in self.tf.pois:
+            return S(name, limit)
+        if name in self._best:
+            return S(self._best[name], limit)
+        if name in self.tf.blocked or name in self.tf.entity_names:
+            return S(name, limit)
+        return self._placeholder("地点", name)
+
+    def transport(self, value: str) -> str:
+        """A flight/train ID: shown when a tool returned it, else a placeholder."""
+        if not self.verified:
+            return S(value, 12)
+        if value in self.tf.transports:
+            return S(value, 12)
+        return self._placeholder("班次", value)
+
+    def key(self, value: str | None) -> str:
+        """The entity a price is attached to."""
+        if not value:
+            return ""
+        if value in ("taxi", "transit"):
+            return value
+        if value in self.tf.transports or not self.verified:
+            return self.transport(value) if value in self.tf.transports else S(value, 16)
+        return self.place(value, 16)
+
+    def type(self, value: str) -> str:
+        """An activity type (whitelisted under s2)."""
+        if not self.verified:
+            return S(value, 14)
+        return value if value in _TYPES else "其他"
+
+    def mode(self, value: str) -> str:
+        """A leg mode (whitelisted under s2)."""
+        if not self.verified:
+            return S(value, 10)
+        return _MODES.get(value.strip().lower(), "其他")
 
 
 def requirements_summary(ctx: JudgeContext) -> str:
@@ -46,6 +121,20 @@ def requirements_summary(ctx: JudgeContext) -> str:
     if p.constraints:
         rows.append("约束: " + "；".join(S(c, 60) for c in p.constraints[:8]))
     return "\n".join(rows)
+
+
+def _plan_row(plan: dict[str, object]) -> str:
+    """The plan assessment as code computed it (numbers and check names only)."""
+    if not plan.get("delivered"):
+        return "【计划核验】未交付可解析的 JSON 计划"
+    penalties = plan.get("check_penalties") or {}
+    failed = ", ".join(sorted(penalties)[:12]) if isinstance(penalties, dict) else ""
+    programs = plan.get("failed_programs") or []
+    return (
+        f"【计划核验】环境检查系数 {plan.get('env_factor')}；约束程序系数 {plan.get('logic_factor')}"
+        f"（未满足 {len(programs) if isinstance(programs, list) else 0} 条）；文字与计划一致性 {plan.get('agreement_factor')}"
+        + (f"；未通过的检查: {failed}" if failed else "")
+    )
 
 
 def facts_summary(ctx: JudgeContext) -> str:
@@ -85,6 +174,20 @@ def facts_summary(ctx: JudgeContext) -> str:
     return "\n".join(rows)
 
 
+def _plan_row(plan: dict[str, object]) -> str:
+    """The plan assessment as code computed it (numbers and check names only)."""
+    if not plan.get("delivered"):
+        return "【计划核验】未交付可解析的 JSON 计划"
+    penalties = plan.get("check_penalties") or {}
+    failed = ", ".join(sorted(penalties)[:12]) if isinstance(penalties, dict) else ""
+    programs = plan.get("failed_programs") or []
+    return (
+        f"【计划核验】环境检查系数 {plan.get('env_factor')}；约束程序系数 {plan.get('logic_factor')}"
+        f"（未满足 {len(programs) if isinstance(programs, list) else 0} 条）；文字与计划一致性 {plan.get('agreement_factor')}"
+        + (f"；未通过的检查: {failed}" if failed else "")
+    )
+
+
 def _subtotals(ctx: JudgeContext) -> set[float]:
     values = sorted({v for vals in ctx.tf.prices.values() for v in vals if v > 0})[:40]
     k_max = max(1, ctx.problem.group_size) * max(1, ctx.problem.num_days)
@@ -93,7 +196,7 @@ def _subtotals(ctx: JudgeContext) -> set[float]:
     return sums
 
 
-def _schedule(ctx: JudgeContext) -> list[str]:
+def _schedule(ctx: JudgeContext, nm: Namer) -> list[str]:
     pa, tf, af = ctx.pa, ctx.tf, ctx.af
     rows: list[str] = []
     if pa.activities:
@@ -101,29 +204,29 @@ def _schedule(ctx: JudgeContext) -> list[str]:
             when = "-".join(t for t in (act.start_time, act.end_time) if t) or "?"
             if act.transport_id:
                 ok = "✓" if act.transport_id in tf.transports else "✗"
-                where = f"{S(act.transport_id, 12)}{ok} {S(act.start)}→{S(act.end)}"
+                where = f"{nm.transport(act.transport_id)}{ok} {nm.place(act.start)}→{nm.place(act.end)}"
             else:
                 ok = (
                     "✓" if act.position and any(act.position in e.variants for e in tf.pois.values()) else "✗"
                 )
-                where = f"{S(act.position)}{ok}"
+                where = f"{nm.place(act.position)}{ok}"
             price = f" {act.price:g}元" if act.price is not None else ""
             legs = "; ".join(
-                f"{S(leg.mode, 10)} {S(leg.start, 20)}→{S(leg.end, 20)}"
+                f"{nm.mode(leg.mode)} {nm.place(leg.start, 20)}→{nm.place(leg.end, 20)}"
                 + (f" {leg.distance:g}" if leg.distance else "")
                 for leg in act.legs[:3]
             )
             rows.append(
-                f"第{act.day}天 {when} {S(act.type, 14)} {where}{price}"
+                f"第{act.day}天 {when} {nm.type(act.type)} {where}{price}"
                 + (f" [交通: {legs}]" if legs else "")
             )
         return rows
     spans = [(s.day, s.start, s.end) for s in pa.day_spans] or [(0, 0, len(pa.text))]
     events: list[tuple[int, str]] = [(p, t) for t, p in af.times]
-    events += [(p, f"{S(name)}✓") for name, ps in af.pois.items() for p in ps[:2]]
+    events += [(p, f"{nm.place(name)}✓") for name, ps in af.pois.items() for p in ps[:2]]
     grounded = {n for e in tf.pois.values() for n in e.variants}
-    events += [(p, f"{S(n)}✗") for n, p in pa.places if n not in grounded and n in af.ungrounded_places]
-    events += [(p, f"{i}{'✓' if i in tf.transports else '✗'}") for i, p in af.flights + af.trains]
+    events += [(p, f"{nm.place(n)}✗") for n, p in pa.places if n not in grounded and n in af.ungrounded_places]
+    events += [(p, f"{nm.transport(i)}{'✓' if i in tf.transports else '✗'}") for i, p in af.flights + af.trains]
     events.sort()
     for day, start, end in spans[:10]:
         seq = [label for p, label in events if start <= p < end]
@@ -136,27 +239,30 @@ def _schedule(ctx: JudgeContext) -> list[str]:
 def answer_summary(ctx: JudgeContext) -> str:
     """The code-extracted view of the answer for the judge."""
     pa, tf, af, p = ctx.pa, ctx.tf, ctx.af, ctx.problem
+    nm = Namer(ctx)
     text = pa.text
     rows = [
         f"【基本】长度 {len(text)} 字；识别天数 {pa.days_found}（要求 {p.num_days} 天）；"
         f"JSON计划: {'有' if pa.has_plan else '无'}；解析{'成功' if pa.parse_success else '失败'}",
         "【日程】",
     ]
-    rows += ["  " + r for r in _schedule(ctx)] or ["  （未识别出日程）"]
+    rows += ["  " + r for r in _schedule(ctx, nm)] or ["  （未识别出日程）"]
+    if ctx.plan is not None:
+        rows.append(_plan_row(ctx.plan))
     claims = sorted(af.flight_ids | af.train_ids)[:_N]
     if claims:
-        rows.append("【交通】" + "；".join(f"{S(i, 12)}{'✓' if i in tf.transports else '✗'}" for i in claims))
+        rows.append("【交通】" + "；".join(f"{nm.transport(i)}{'✓' if i in tf.transports else '✗'}" for i in claims))
     detail = ctx.checks["transport_grounded"].detail
     if detail.get("applicable") and detail.get("claims"):
         rows.append(
             f"  交通声明 {detail['claims']} 条，未核实 {detail['fabricated']} 条（造假率 {detail['fabrication_ratio']:.0%}）"
         )
     grounded = list(af.pois)[:_N]
-    rows.append(f"【地点】工具可溯源 {len(af.pois)} 个: " + ("、".join(S(n) for n in grounded) or "无"))
+    rows.append(f"【地点】工具可溯源 {len(af.pois)} 个: " + ("、".join(nm.place(n) for n in grounded) or "无"))
     if af.ungrounded_places:
         rows.append(
             f"  无工具来源 {len(af.ungrounded_places)} 个: "
-            + "、".join(S(n) for n in af.ungrounded_places[:_N])
+            + "、".join(nm.place(n) for n in af.ungrounded_places[:_N])
         )
     sums = _subtotals(ctx)
     price_items = []
@@ -167,7 +273,7 @@ def answer_summary(ctx: JudgeContext) -> str:
             mark = "✓合计"
         else:
             mark = "?"
-        price_items.append(f"{value:g}元{mark}" + (f"({S(key, 16)})" if key else ""))
+        price_items.append(f"{value:g}元{mark}" + (f"({nm.key(key)})" if key else ""))
     if price_items:
         rows.append("【价格】" + "；".join(dict.fromkeys(price_items)))
     if af.conditions or af.temps:
@@ -180,11 +286,13 @@ def answer_summary(ctx: JudgeContext) -> str:
         ds = [f"{d / 1000:.1f}km" for d, _ in af.distances[:8]] + [f"{m}分钟" for m, _ in af.durations[:8]]
         rows.append(f"【距离/时长】{'、'.join(ds)}{src}")
     comparable = len(tf.transports) + len(tf.pois)
-    totals = [v for k, v, _ in af.prices if k is None]
+    totals = [v for k, v, _ in af.prices if k is None] + [v for v, _ in af.derived]
     budget_note = "未给出总价"
     if totals and p.budget:
         budget_note = f"最大金额 {max(totals):g} 元，{'在预算内' if max(totals) <= p.budget else '超出预算'}"
     covered = [i for i in p.interests if i and i in text]
+    if af.derived:
+        rows.append(f"【合计/派生金额】{len(af.derived)} 处（总价、人数/晚数倍数、差价，均不计为单价声明）")
     rows += [
         f"【分析特征】推理连接词 {len(P.CONNECTORS.findall(text))} 个；比较表述 {len(P.COMPARISON.findall(text))} 个"
         f"（工具可比选项 {comparable} 个）；数据局限说明 {'✓' if P.LIMITATION.search(text) else '✗'}；"
@@ -193,3 +301,17 @@ def answer_summary(ctx: JudgeContext) -> str:
         + (f"（{'、'.join(S(c) for c in covered[:6])}）" if covered else ""),
     ]
     return "\n".join(rows)
+
+
+def _plan_row(plan: dict[str, object]) -> str:
+    """The plan assessment as code computed it (numbers and check names only)."""
+    if not plan.get("delivered"):
+        return "【计划核验】未交付可解析的 JSON 计划"
+    penalties = plan.get("check_penalties") or {}
+    failed = ", ".join(sorted(penalties)[:12]) if isinstance(penalties, dict) else ""
+    programs = plan.get("failed_programs") or []
+    return (
+        f"【计划核验】环境检查系数 {plan.get('env_factor')}；约束程序系数 {plan.get('logic_factor')}"
+        f"（未满足 {len(programs) if isinstance(programs, list) else 0} 条）；文字与计划一致性 {plan.get('agreement_factor')}"
+        + (f"；未通过的检查: {failed}" if failed else "")
+    )
