@@ -147,14 +147,13 @@ async def test_malformed_arguments_are_read_by_the_model_and_scored(fake: FakeMo
     extra = assert_scored(await a.evaluate("malformed", fake.base_url, 4, timeout=60), a)
     tool_messages = [m for m in extra["trace"] if m["role"] == "tool"]
     assert tool_messages[0]["content"].startswith("错误")
-    problem = a.problem(4)
-    assert extra["step_rewards"][0] == round(0.4 * (1.0 if "poi_search" in problem.required_tools else 0.5), 4)
+    assert extra["step_rewards"][0] == 0.0  # s2: an error result adds nothing to the potential
 
 
 async def test_unknown_tool_is_read_by_the_model_and_scored(fake: FakeModelServer) -> None:
     a = actor()
     extra = assert_scored(await a.evaluate("unknown", fake.base_url, 5, timeout=60), a)
-    assert extra["step_rewards"][0] == 0.06
+    assert extra["step_rewards"][0] == 0.0  # s2: an unknown tool adds nothing to the potential
     assert next(m for m in extra["trace"] if m["role"] == "tool")["content"].startswith("错误")
 
 

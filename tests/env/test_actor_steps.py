@@ -48,8 +48,8 @@ async def test_every_problem_type_completes_in_process() -> None:
     assert seen_types == set(PROBLEM_TYPES)
 
 
-async def test_step_rewards_match_hand_computed_values() -> None:
-    actor = Actor(salt="test-salt")
+async def test_seed_step_rewards_match_hand_computed_values() -> None:
+    actor = Actor(salt="test-salt", scoring="seed")
     opened = await actor.reset(0)
     eid = opened["episode_id"]
     problem = actor.problem(0)

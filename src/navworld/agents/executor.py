@@ -13,7 +13,7 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from navworld.agents.messages import MAX_CALLS_PER_STEP, too_many_calls_text, tool_message
+from navworld.agents.messages import MAX_CALLS_PER_STEP, duplicate_id_text, too_many_calls_text, tool_message
 from navworld.core.models import ToolResult
 
 __all__ = ["CallToolExecutor", "ToolBatch", "ToolExecutor", "safe_call_tool"]
@@ -89,6 +89,8 @@ class CallToolExecutor:
         self.default_date = default_date
         self.lang = lang
         self.max_calls = max_calls
+        self.seen_ids: set[str] = set()
+        """Tool-call ids already used in this episode (a repeated id is an error result, not run)."""
 
     async def run(self, tool_calls: list[dict[str, Any]]) -> tuple[ToolBatch, list[ToolResult | None]]:
         """Execute normalised calls; return the batch and each call's result (None if not run)."""
@@ -104,6 +106,12 @@ class CallToolExecutor:
                 messages.append(tool_message(call["id"], too_many_calls_text(self.lang, self.max_calls)))
                 results.append(None)
                 continue
+            if call["id"] in self.seen_ids:
+                text = duplicate_id_text(self.lang, str(call["id"]))
+                messages.append(tool_message(call["id"], text))
+                results.append(ToolResult(ok=False, text=text, error="duplicate tool_call_id"))
+                continue
+            self.seen_ids.add(call["id"])
             fn = call["function"]
             result = await safe_call_tool(fn["name"], fn["arguments"], self.world, self.budget, self.default_date)
             messages.append(tool_message(call["id"], result.text))

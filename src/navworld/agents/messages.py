@@ -16,6 +16,7 @@ __all__ = [
     "MAX_TOOL_STEPS",
     "MIN_ANSWER_CHARS",
     "assistant_message",
+    "duplicate_id_text",
     "final_answer_prompt",
     "is_sufficient_answer",
     "normalize_tool_calls",
@@ -73,6 +74,17 @@ def final_answer_prompt(lang: str | None = "zh") -> str:
 def step_limit_text(lang: str | None = "zh", limit: int = MAX_TOOL_STEPS) -> str:
     """Tool-message text for a call refused because the step limit was reached."""
     return _STEP_LIMIT[_lang(lang)].format(n=limit)
+
+
+_DUPLICATE_ID = {
+    "zh": "错误：tool_call_id「{id}」在本任务中已经用过；每次调用必须使用新的 id，本次调用未执行",
+    "en": "Error: tool_call_id '{id}' was already used in this task; every call needs a new id, so this call was not run",
+}
+
+
+def duplicate_id_text(lang: str | None, call_id: str) -> str:
+    """Tool-message text for a call whose id repeats an earlier call's id (the call is not run)."""
+    return _DUPLICATE_ID[_lang(lang)].format(id=call_id[:40])
 
 
 def too_many_calls_text(lang: str | None = "zh", limit: int = MAX_CALLS_PER_STEP) -> str:

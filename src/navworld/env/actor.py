@@ -70,6 +70,8 @@ class Actor:
         max_retries, retry_backoff: transient-failure retries per model call (3; 2 s doubling).
         stream: stream model responses in ``evaluate`` (default False).
         scorer, generator: injected collaborators (default ``TravelScorer`` / ``ProblemGenerator``).
+        scoring: the scoring profile, ``s2`` (default; potential-based step rewards) or ``seed``
+            (NAVWORLD's formula and step rewards); default ``NAVWORLD_SCORING`` or ``s2``.
     """
 
     def __init__(
@@ -88,7 +90,11 @@ class Actor:
         stream: bool = False,
         scorer: Any = None,
         generator: Any = None,
+        scoring: str | None = None,
     ) -> None:
+        from navworld.scoring.profile import get_profile
+
+        self.scoring = get_profile(scoring or os.environ.get("NAVWORLD_SCORING") or None).name
         self.salt = current_salt(salt)
         if world is None or isinstance(world, str):
             from navworld.world import get_world
@@ -135,7 +141,7 @@ class Actor:
         if self._scorer is None:
             from navworld.scoring.scorer import TravelScorer
 
-            kwargs: dict[str, Any] = {"judge": self.judge}
+            kwargs: dict[str, Any] = {"judge": self.judge, "profile": self.scoring}
             if "salt" in inspect.signature(TravelScorer).parameters:
                 kwargs["salt"] = self.salt
             self._scorer = TravelScorer(**kwargs)
@@ -219,7 +225,7 @@ class Actor:
         """
         problem = self.problem(task_id, lang)
         messages = opening_messages(problem.system_prompt, problem.prompt)
-        episode = self.store.add(Episode(problem, self.world, self.salt, messages=messages))
+        episode = self.store.add(Episode(problem, self.world, self.salt, messages=messages, scoring=self.scoring))
         return {
             "episode_id": episode.id,
             "observation": [dict(m) for m in messages],

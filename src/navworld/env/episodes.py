@@ -28,7 +28,8 @@ from navworld.agents.messages import MAX_TOOL_STEPS
 from navworld.core.errors import NavworldError
 from navworld.core.models import ToolResult
 from navworld.core.problem import Problem
-from navworld.env.rewards import CallReward, RewardTracker, mean_reward
+from navworld.env.rewards import CallReward
+from navworld.env.shaping import PotentialTracker, make_tracker, step_reward
 
 __all__ = [
     "DEFAULT_EPISODE_TTL",
@@ -62,11 +63,12 @@ class StepExecution:
     batch: ToolBatch
     results: list[ToolResult | None]
     rewards: list[CallReward]
+    potential: bool = False
 
     @property
     def reward(self) -> float:
-        """The step reward (mean of the calls' rewards)."""
-        return mean_reward(self.rewards)
+        """The step reward: Φ's increase over the step (s2), or the mean of the calls' rewards (seed)."""
+        return step_reward(self.rewards, self.potential)
 
 
 @dataclass(eq=False)
@@ -93,13 +95,15 @@ class Episode:
     touched: float = field(default_factory=time.monotonic)
     done: bool = False
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    scoring: str | None = None
+    """The scoring profile (``s2`` default, ``seed``): which step-reward formula the episode uses."""
 
     def __post_init__(self) -> None:
         self.executor = CallToolExecutor(
             self.world, self.budget, default_date=self.problem.travel_date or None, lang=self.problem.lang
         )
         self.budget = self.executor.budget
-        self.tracker = RewardTracker(self.problem)
+        self.tracker = make_tracker(self.problem, self.scoring)
 
     @property
     def remaining_steps(self) -> int:
@@ -117,7 +121,7 @@ class Episode:
         self.steps += 1
         self.tool_calls += len(tool_calls)
         self.call_rewards.extend(rewards)
-        step = StepExecution(batch, results, rewards)
+        step = StepExecution(batch, results, rewards, isinstance(self.tracker, PotentialTracker))
         self.step_rewards.append(step.reward)
         return step
 

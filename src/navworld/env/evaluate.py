@@ -52,7 +52,7 @@ async def evaluate_episode(
     problem = actor.problem(task_id)
     # Claim a slot up front so a full store fails fast, before any model call. Each dispatch
     # gets a fresh episode (fresh budget and rewards); the previous one is freed first.
-    pending = [actor.store.add(Episode(problem, actor.world, actor.salt))]
+    pending = [actor.store.add(Episode(problem, actor.world, actor.salt, scoring=actor.scoring))]
     used: list[Episode] = []
 
     def factory() -> Episode:
@@ -60,7 +60,7 @@ async def evaluate_episode(
             episode = pending.pop()
         else:
             actor.store.discard(used[-1].id)
-            episode = actor.store.add(Episode(problem, actor.world, actor.salt))
+            episode = actor.store.add(Episode(problem, actor.world, actor.salt, scoring=actor.scoring))
         used.append(episode)
         return episode
 

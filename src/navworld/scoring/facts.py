@@ -79,6 +79,8 @@ class PoiEntry:
     """The variants that are name halves (never counted inside a carrier or longer entity name)."""
     city: str = ""
     """The ``cityname`` the tool gave (s2 drops POIs of other cities)."""
+    location: str = ""
+    """The ``lng,lat`` the tool gave."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -257,7 +259,8 @@ def _pois(text: str) -> dict[str, object]:
         kind = poi_kind(b)
         whole, halves = poi_variant_parts(name, prefixes)
         city = b.get("cityname", "").strip()
-        pois.append(PoiEntry(name, kind, whole + halves, cost, opentime, b.get("adname", ""), halves, city))
+        loc = b.get("location", "").strip()[:40]
+        pois.append(PoiEntry(name, kind, whole + halves, cost, opentime, b.get("adname", ""), halves, city, loc))
     return {
         "pois": tuple(pois),
         "prices": prices,
