@@ -138,6 +138,13 @@ def eval_command(
         envvar="NAVWORLD_TIMEOUT",
         help="Episode timeout in seconds (default 300).",
     ),
+    scoring: str = typer.Option(
+        None,
+        "--scoring",
+        metavar="s2|seed",
+        envvar="NAVWORLD_SCORING",
+        help="Scoring profile: s2 (default, plan-gated) or seed (NAVWORLD's formula).",
+    ),
     report: bool = typer.Option(
         True, "--report/--no-report", envvar="NAVWORLD_REPORT", help="Write DIR/report.html at the end."
     ),
@@ -159,6 +166,7 @@ def eval_command(
             concurrency=concurrency, epochs=epochs, workers=workers, out=out, salt=salt, judge_model=judge_model,
             judge_base_url=judge_base_url, judge_api_key_env=judge_api_key_env, world=world,
             backend=backend, ray_address=ray_address, lang=lang, temperature=temperature, timeout=timeout,
+            scoring=scoring,
         )  # fmt: skip
     except (ConfigError, ValueError) as exc:
         bad_args(str(exc).splitlines()[0])

@@ -24,7 +24,8 @@ def _human(report: Any) -> str:
     d = report.to_dict()
     cs, ls = d["code_score"], d["llm_score"]
     lines = [
-        f"task {d['task_id']} ({d['problem_type']}), path {d['path']}: total {d['total']:.2f} / 100",
+        f"task {d['task_id']} ({d['problem_type']}), path {d['path']}, scoring {d['scoring_profile']}:"
+        f" total {d['total']:.2f} / 100",
         f"  code {cs['subtotal']:.2f} / 50  = IC {cs['info_consistency']:.2f} · Comp {cs['completeness']:.2f}"
         f" · diversity {cs['diversity_mult']} + fabrication {cs['fabrication_penalty']:.2f}",
         f"  llm  {ls['subtotal']:.2f} / 50  (coupled {ls['coupled_subtotal']:.2f})"
@@ -34,6 +35,10 @@ def _human(report: Any) -> str:
         + f"  (× {d['constraints']['hc_multiplier']})",
         "  completeness: " + ", ".join(f"{k} {v:g}" for k, v in cs["comp_subscores"].items()),
     ]
+    plan = d["constraints"].get("plan") or {}
+    if d["scoring_profile"] == "s2":
+        why = plan.get("reason") or ", ".join(sorted(plan.get("check_penalties") or {})) or "all checks pass"
+        lines.append(f"  plan factor × {cs['plan_factor']}  ({why})")
     if d["plan_verification"] is not None:
         lines.append(f"  plan verification: final_pass={d['plan_verification'].get('final_pass')}")
     return "\n".join(lines)
@@ -73,13 +78,23 @@ def score(
         ),
     ] = None,
     salt: Annotated[str | None, typer.Option("--salt", help="Epoch salt.", envvar="NAVWORLD_SALT")] = None,
+    scoring: Annotated[
+        str | None,
+        typer.Option("--scoring", help="Scoring profile: s2 (default) or seed.", envvar="NAVWORLD_SCORING"),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the debug report as JSON.")] = False,
     safe: Annotated[bool, typer.Option("--safe", help="Print the external (safe) view as JSON.")] = False,
 ) -> None:
     """Score one answer against a task and the trace of its tool calls."""
     if trace is None or answer is None:
         bad_args("--trace and --answer are required")
+    from navworld.scoring.profile import get_profile
     from navworld.world.sandbox import SandboxWorld
+
+    try:
+        profile = get_profile(scoring)
+    except ValueError as exc:
+        bad_args(str(exc))
 
     prob = load_problem(task, problem, SandboxWorld(salt=salt))
     messages = read_json(trace, "trace")
@@ -89,7 +104,7 @@ def score(
 
     models = [m for m in (judge_model or []) if m.strip()]
     judge = LLMJudge(models, judge_cross_model, base_url=judge_base_url) if models else None
-    scorer = TravelScorer(judge=judge, salt=salt)
+    scorer = TravelScorer(judge=judge, salt=salt, profile=profile)
     report = (
         asyncio.run(scorer.score_async(prob, messages, text)) if judge else scorer.score(prob, messages, text)
     )

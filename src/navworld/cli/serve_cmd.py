@@ -1,7 +1,8 @@
 """``navworld serve``: the HTTP environment server (uvicorn).
 
 Every option also reads its environment variable: ``NAVWORLD_HOST``, ``NAVWORLD_PORT``,
-``NAVWORLD_WORLD``, ``NAVWORLD_SALT``, ``NAVWORLD_MAX_EPISODES``, ``NAVWORLD_LOG_LEVEL``.
+``NAVWORLD_WORLD``, ``NAVWORLD_SALT``, ``NAVWORLD_MAX_EPISODES``, ``NAVWORLD_LOG_LEVEL``,
+``NAVWORLD_SCORING``.
 The default host is 127.0.0.1 (``/evaluate`` makes the server call model endpoints, so expose
 it beyond the machine only deliberately).
 """
@@ -33,6 +34,10 @@ def serve(
     log_level: Annotated[
         str, typer.Option("--log-level", envvar="NAVWORLD_LOG_LEVEL", help="uvicorn log level.")
     ] = "info",
+    scoring: Annotated[
+        str | None,
+        typer.Option("--scoring", envvar="NAVWORLD_SCORING", help="Scoring profile: s2 (default) or seed."),
+    ] = None,
 ) -> None:
     """Serve the HTTP API (health, tools, tasks, reset, step, evaluate; OpenAPI at /openapi.json)."""
     if not 0 < port < 65536:
@@ -44,7 +49,7 @@ def serve(
     from navworld.server.app import create_app
 
     try:
-        application = create_app(world=world, salt=salt, max_episodes=max_episodes)
-    except ConfigError as exc:
+        application = create_app(world=world, salt=salt, max_episodes=max_episodes, scoring=scoring)
+    except (ConfigError, ValueError) as exc:
         bad_args(str(exc))
     uvicorn.run(application, host=host, port=port, log_level=log_level.lower(), access_log=False)

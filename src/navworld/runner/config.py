@@ -131,6 +131,8 @@ class EvalConfig(BaseModel):
     """The agent under evaluation."""
     judge: JudgeSpec | None = None
     """The LLM judge, if any."""
+    scoring: Literal["s2", "seed"] = "s2"
+    """The scoring profile (``navworld.scoring.profile``): ``s2`` (default) or ``seed``."""
 
     def public_dict(self) -> dict[str, Any]:
         """The config as JSON-safe data, URLs stripped of secrets, ids shown as the spec."""

@@ -7,7 +7,6 @@ process builds its own from the same :class:`~navworld.runner.config.EvalConfig`
 
 from __future__ import annotations
 
-import inspect
 import logging
 import time
 from dataclasses import dataclass, field
@@ -55,7 +54,7 @@ def row_hash(config: EvalConfig, problem: Problem, epoch: int) -> str:
         problem.to_dict(),
         salt=config.salt,
         world=config.world,
-        versions=versions(),
+        versions={**versions(), "scoring_profile": config.scoring},
         agent=config.agent.identity(),
         judge=config.judge.identity() if config.judge else None,
         epoch=epoch,
@@ -84,14 +83,10 @@ def _build_judge(spec: JudgeSpec) -> Any:
     return LLMJudge(list(spec.models), base_url=spec.base_url, api_key=resolve_api_key(spec.api_key_env))
 
 
-def _build_scorer(judge: Any, salt: str) -> Any:
+def _build_scorer(judge: Any, salt: str, scoring: str = "s2", world: Any = None) -> Any:
     from navworld.scoring.scorer import TravelScorer
 
-    params = inspect.signature(TravelScorer).parameters
-    kwargs: dict[str, Any] = {"judge": judge}
-    if "salt" in params:
-        kwargs["salt"] = salt
-    return TravelScorer(**kwargs)
+    return TravelScorer(judge=judge, salt=salt, profile=scoring, world=world)
 
 
 def _code_score(report_dict: dict[str, Any]) -> float | None:
@@ -122,7 +117,7 @@ class EpisodeRunner:
         self.world = get_world(config.world, config.salt)
         self.agent = agent if agent is not None else build_agent(config.agent)
         judge = _build_judge(config.judge) if config.judge else None
-        self.scorer = _build_scorer(judge, config.salt)
+        self.scorer = _build_scorer(judge, config.salt, config.scoring)
         self._judged = judge is not None
         self._secrets = [s for s in (resolve_api_key(config.agent.api_key_env),) if s and len(s) >= 4]
 
@@ -222,6 +217,7 @@ class EpisodeRunner:
             "world_version": vers["world_version"],
             "generator_version": vers["generator_version"],
             "scorer_version": vers["scorer_version"],
+            "scoring_profile": config.scoring,
             "salt": config.salt,
             "content_hash": row_hash(config, problem, epoch),
             "finished_at": datetime.now(UTC).isoformat(timespec="seconds"),

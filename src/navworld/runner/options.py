@@ -113,6 +113,7 @@ def build_config(
     lang: str | None,
     temperature: str | None,
     timeout: str | None,
+    scoring: str | None = None,
 ) -> tuple[EvalConfig, bool]:
     """Validate the options and build the :class:`~navworld.runner.config.EvalConfig`.
 
@@ -165,6 +166,7 @@ def build_config(
         "ray_address": ray_address or None,
         "agent": agent_spec,
         "judge": judge,
+        "scoring": _choice("scoring", scoring, "s2", ("s2", "seed")),
     }
     resumed = False
     if out and out.strip():

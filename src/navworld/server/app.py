@@ -100,6 +100,7 @@ def create_app(
     max_episodes: int | None = None,
     extra_routers: Iterable[RouterSpec] = (),
     include_hooks: bool = True,
+    scoring: str | None = None,
 ) -> FastAPI:
     """Build the FastAPI app around ``actor`` (or a new :class:`Actor` from ``world``/``salt``).
 
@@ -107,7 +108,7 @@ def create_app(
     this is where the reference agent's ``/v1/chat/completions`` router plugs in.
     """
     owned = actor is None
-    env = actor if actor is not None else Actor(world=world, salt=salt, max_episodes=max_episodes)
+    env = actor if actor is not None else Actor(world=world, salt=salt, max_episodes=max_episodes, scoring=scoring)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
