@@ -21,6 +21,7 @@ from navworld.scoring.scorer import TravelScorer
 
 from .attacks import ATTACKS, NotApplicable, build
 from .context import SALT, TASKS, honest_total, task_context
+from .further import FURTHER
 from .judge_attacks import JUDGE_ATTACKS, judge_leaks
 from .steps import STEP_ATTACKS, step_rewards
 
@@ -96,20 +97,32 @@ def main(argv: list[str] | None = None) -> int:
         f"{time.perf_counter() - started:.1f}s"
     )
     print()
-    print("step rewards (sum over the episode's steps; mean per step), per type min–max:")
+    few = tasks[:7]
+    print(
+        f"step rewards through Actor.step (tasks {', '.join(map(str, few))}): episode sum and mean per step, min–max"
+    )
     for name in ["honest", *STEP_ATTACKS]:
         sums: list[float] = []
         means: list[float] = []
-        for tid in tasks[:7] if len(tasks) >= 7 else tasks:
+        for tid in few:
             rewards = step_rewards(name, task_context(tid))
             sums.append(sum(rewards))
             means.append(sum(rewards) / len(rewards) if rewards else 0.0)
         print(f"  {name:<22} sum {_span(sums):<12} mean/step {_span(means)}")
     print()
-    print("judge prompt: injected strings that reach the prompt (task 0..6):")
+    print(f"judge prompt: injected text that reaches it (tasks {', '.join(map(str, few))}):")
     for name in JUDGE_ATTACKS:
-        leaks = sorted({leak for tid in tasks[:7] for leak in judge_leaks(name, task_context(tid))})
-        print(f"  {name:<26} {'; '.join(leaks) if leaks else 'none'}")
+        found = {tid: judge_leaks(name, task_context(tid)) for tid in few}
+        hit = [tid for tid, leaks in found.items() if leaks]
+        example = "; ".join(found[hit[0]]) if hit else ""
+        print(f"  {name:<24} {len(hit)}/{len(few)} tasks" + (f", e.g. T{hit[0]}: {example}" if hit else ""))
+    print()
+    print("further hacks (README):")
+    local = [t for t in few if not task_context(t).problem.origin_city][:1]
+    transport = [t for t in few if task_context(t).problem.origin_city][:1]
+    for name, measure in FURTHER.items():
+        for tid in local + transport:
+            print(f"  {name:<30} T{tid}: {measure(task_context(tid))}")
     return 0
 
 

@@ -12,6 +12,7 @@ import asyncio
 import json
 import random
 from collections.abc import Callable
+from datetime import date, timedelta
 from typing import Any
 
 from navworld import Actor
@@ -22,7 +23,7 @@ from .attacks import POI_TOOLS, other_city_pois
 from .context import Call, TaskContext, honest_steps, other_city
 from .writers import fact_list
 
-__all__ = ["STEP_ATTACKS", "actor_reused_ids", "episode_steps", "play", "respellings", "step_rewards"]
+__all__ = ["JUNK", "STEP_ATTACKS", "actor_reused_ids", "episode_steps", "play", "respellings", "step_rewards"]
 
 STEPS = 15
 """Tool steps of every farming episode (the environment's step limit)."""
@@ -108,12 +109,52 @@ def _repeat(ctx: TaskContext) -> list[list[Call]]:
     return [[first] for _ in range(STEPS)]
 
 
+def _jitter(ctx: TaskContext) -> list[list[Call]]:
+    """Near-identical calls that differ in one argument nobody needs to vary: transport searches
+    on every date of the trip window (both directions), or around searches with radius 3000,
+    3100, … and POI searches with punctuation-jittered keywords."""
+    p = ctx.problem
+    if p.origin_city:
+        start = date.fromisoformat(p.travel_date) - timedelta(days=1)
+        days = [(start + timedelta(days=k)).isoformat() for k in range(p.num_days + 2)]
+        calls: list[Call] = [
+            (tool, {"date": d, "from_city": a, "to_city": b})
+            for d in days
+            for tool in ("search_flights", "search_train_tickets")
+            for a, b in ((p.origin_city, p.destination_city), (p.destination_city, p.origin_city))
+        ]
+    else:
+        dest = p.destination_city
+        c = resolve_city(dest)
+        assert c is not None
+        loc = f"{c.center[0]:.6f},{c.center[1]:.6f}"
+        calls = [
+            ("around_search", {"location": loc, "radius": 3000 + 100 * i, "region": dest}) for i in range(6)
+        ]
+        calls += [
+            ("poi_search", {"address": f"景点{tail}", "region": dest})
+            for tail in ("。", "！", "？", "~", "…", "1", "2", "3", "4")
+        ]
+    return [[calls[i % len(calls)]] for i in range(STEPS)]
+
+
+def _split(ctx: TaskContext) -> list[list[Call]]:
+    """The honest episode's own calls, one per step (the first 15): the same information, more steps."""
+    flat = [call for step in honest_steps(ctx.honest_trace) for call in step]
+    return [[call] for call in flat[:STEPS]]
+
+
 STEP_ATTACKS: dict[str, Callable[[TaskContext], list[list[Call]]]] = {
     "respelled_search": _respell,
     "random_direction": _random_direction,
     "off_task_calls": _off_task,
     "repeated_identical": _repeat,
+    "jittered_arguments": _jitter,
+    "honest_calls_split": _split,
 }
+"""Farming episodes. All must earn a shaping sum ≤ the honest episode's; all but
+``honest_calls_split`` (genuinely useful calls, spread thin) must also average ≤ 0.2 a step."""
+JUNK = frozenset(STEP_ATTACKS) - {"honest_calls_split"}
 
 
 def episode_steps(name: str, ctx: TaskContext) -> list[list[Call]]:
@@ -159,7 +200,6 @@ async def actor_reused_ids(ctx: TaskContext) -> float:
 
     async def step(calls: list[Call], call_ids: list[str]) -> None:
         r = await actor.step("", eid, tool_calls=_tool_calls(calls, call_ids))
-        assert [tc["id"] for tc in r["info"]["tool_calls"]] == call_ids
         results.extend((n, a, m["content"]) for (n, a), m in zip(calls, r["observation"], strict=False))
 
     for i, honest in enumerate(honest_steps(ctx.honest_trace)):

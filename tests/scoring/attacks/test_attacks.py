@@ -6,8 +6,9 @@
   answer's total on the same task.
 * **Judge prompt**: judge-directed text in the answer never reaches the judge prompt.
 * **Step rewards** (``navworld.Actor`` reset/step): farming episodes (re-spelled searches,
-  random routes, off-task calls, identical repeats) earn a shaping sum ≤ the honest episode's
-  (the reference planner's calls replayed step by step) and ≤ 0.2 per step on average.
+  random routes, off-task calls, identical repeats, jittered arguments, and the honest calls
+  spread one per step) earn a shaping sum ≤ the honest episode's (the reference planner's calls
+  replayed step by step); the junk ones also average ≤ 0.2 per step.
 
 These assertions fail on today's scorer (``tests/scoring/attacks/README.md`` has today's
 figures), so the module is marked xfail until scorer s2 lands; the lead removes the mark.
@@ -26,7 +27,7 @@ from navworld.scoring.scorer import TravelScorer
 from .attacks import ATTACKS, NotApplicable, build
 from .context import SALT, TASKS, TaskContext, honest_total, task_context
 from .judge_attacks import JUDGE_ATTACKS, judge_leaks
-from .steps import STEP_ATTACKS, actor_reused_ids, step_rewards
+from .steps import JUNK, STEP_ATTACKS, actor_reused_ids, step_rewards
 
 pytestmark = pytest.mark.xfail(reason="scorer s2 pending (issue 13)", strict=False)
 
@@ -97,7 +98,7 @@ def test_judge_prompt_carries_no_injected_text(
     assert judge_leaks(name, contexts[task_id]) == []
 
 
-@pytest.mark.parametrize("task_id", TASKS, ids=_tid)
+@pytest.mark.parametrize("task_id", ONE_PER_TYPE, ids=_tid)
 @pytest.mark.parametrize("name", list(STEP_ATTACKS))
 def test_farming_episode_earns_no_more_than_the_honest_one(
     name: str, task_id: int, contexts: dict[int, TaskContext]
@@ -105,5 +106,6 @@ def test_farming_episode_earns_no_more_than_the_honest_one(
     ctx = contexts[task_id]
     junk = step_rewards(name, ctx)
     honest = step_rewards("honest", ctx)
-    assert sum(junk) <= sum(honest), (name, sum(junk), sum(honest))
-    assert sum(junk) / len(junk) <= JUNK_MEAN_MAX, (name, junk)
+    assert sum(junk) <= sum(honest) + 1e-6, (name, sum(junk), sum(honest))
+    if name in JUNK:
+        assert sum(junk) / len(junk) <= JUNK_MEAN_MAX, (name, junk)
