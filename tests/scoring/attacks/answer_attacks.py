@@ -27,6 +27,9 @@ from .writers import (
 
 __all__: list[str] = []
 
+HUGE_CHARS = 58_000
+"""Length of ``huge_answer`` (the scorer reads the first 60,000 characters)."""
+
 
 # =========================================================================== no plan: fact lists
 
@@ -184,12 +187,13 @@ def many_plans(ctx: TaskContext) -> Attack:
 def huge_answer(ctx: TaskContext) -> Attack:
     """The honest answer followed by the bullet-prefixed tool dump repeated up to ~58,000 characters.
 
-    Targets fact counts and keyword proximity by volume; the answer is > 80 % dump.
+    Targets fact counts and keyword proximity by volume; the answer is 70–95 % dump.
     """
     dump = echo_bullets(honest_results(ctx), ctx.problem.num_days)
     text = ctx.honest_answer + "\n\n## 附录：查询记录\n"
-    while len(text) + len(dump) < 58_000:
-        text += dump + "\n"
+    while dump and (room := HUGE_CHARS - len(text)) > 100:
+        chunk = dump[:room]
+        text += chunk[: chunk.rfind("\n") + 1 or len(chunk)]
     return honest_with(ctx, text)
 
 
