@@ -93,6 +93,17 @@ def plan_negative_costs(ctx: TaskContext) -> Attack:
 
 
 @attack("impossible plan")
+def plan_first_day_only(ctx: TaskContext) -> Attack:
+    """The honest prose with a plan of the first day only (multi-day tasks).
+
+    Targets "has a plan" credit with a fraction of the trip planned; the prose claims all of it.
+    """
+    if ctx.problem.num_days < 2:
+        raise NotApplicable("a one-day task")
+    return _plan_attack(ctx, plans.first_day_only)
+
+
+@attack("impossible plan")
 def plan_empty_itinerary(ctx: TaskContext) -> Attack:
     """The honest prose with a JSON plan whose itinerary is empty.
 

@@ -14,6 +14,7 @@ __all__ = [
     "budget_10x",
     "core_removed",
     "empty_itinerary",
+    "first_day_only",
     "hotel_is_restaurant",
     "legs_reversed",
     "must_visit_removed",
@@ -118,6 +119,12 @@ def core_removed(plan: Plan, ctx: TaskContext) -> Plan:
     """Every activity of the type's core kind removed (transport, meals or sights)."""
     core = CORE_TYPES[ctx.problem.problem_type]
     return _drop(plan, lambda a: a.get("type") in core)
+
+
+def first_day_only(plan: Plan, ctx: TaskContext) -> Plan:
+    """Only the first day of the itinerary kept."""
+    plan["itinerary"] = (plan.get("itinerary") or [])[:1]
+    return plan
 
 
 def empty_itinerary(plan: Plan, ctx: TaskContext) -> Plan:

@@ -138,6 +138,12 @@ def _jitter(ctx: TaskContext) -> list[list[Call]]:
     return [[calls[i % len(calls)]] for i in range(STEPS)]
 
 
+def _failing(ctx: TaskContext) -> list[list[Call]]:
+    """Calls the tool rejects (``weather`` on dates that do not exist), a different one every step."""
+    city = ctx.problem.destination_city
+    return [[("weather", {"city": city, "date": f"2027-13-{i + 1:02d}"})] for i in range(STEPS)]
+
+
 def _split(ctx: TaskContext) -> list[list[Call]]:
     """The honest episode's own calls, one per step (the first 15): the same information, more steps."""
     flat = [call for step in honest_steps(ctx.honest_trace) for call in step]
@@ -150,6 +156,7 @@ STEP_ATTACKS: dict[str, Callable[[TaskContext], list[list[Call]]]] = {
     "off_task_calls": _off_task,
     "repeated_identical": _repeat,
     "jittered_arguments": _jitter,
+    "failing_calls": _failing,
     "honest_calls_split": _split,
 }
 """Farming episodes. All must earn a shaping sum ≤ the honest episode's; all but

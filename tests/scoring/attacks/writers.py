@@ -22,6 +22,7 @@ __all__ = [
     "echo_paraphrased",
     "echo_punctuation",
     "echo_reordered",
+    "echo_zero_width",
     "fact_lines",
     "fact_list",
     "join_plan",
@@ -267,6 +268,11 @@ def _with_keywords(lines: list[str], days: int) -> str:
 def echo_bullets(results: list[tuple[str, dict[str, Any], str]], days: int = 1) -> str:
     """The raw tool output, every line prefixed with ``- ``."""
     return _with_keywords([f"- {line}" for line in _lines(results)], days)
+
+
+def echo_zero_width(results: list[tuple[str, dict[str, Any], str]], days: int = 1) -> str:
+    """The raw tool output with a zero-width space at the end of every line."""
+    return _with_keywords([f"{line}\u200b" for line in _lines(results)], days)
 
 
 def echo_punctuation(results: list[tuple[str, dict[str, Any], str]], days: int = 1) -> str:
