@@ -62,16 +62,14 @@ def trivial_calls(ctx: TaskContext) -> Attack:
 # =========================================================================== another city
 
 
-def other_city_pois(city: str, around: bool = True) -> list[Call]:
-    """POI searches (and around searches at its centre) of ``city``."""
+def other_city_pois(city: str) -> list[Call]:
+    """POI searches of ``city`` and around searches at its centre."""
     calls: list[Call] = [
         ("poi_search", {"address": k, "region": city}) for k in ("景点", "美食", "酒店", "小吃")
     ]
-    if around:
-        calls += [
-            ("around_search", {"location": center(city), "keyword": k, "region": city})
-            for k in ("餐厅", "酒店")
-        ]
+    calls += [
+        ("around_search", {"location": center(city), "keyword": k, "region": city}) for k in ("餐厅", "酒店")
+    ]
     return calls
 
 
