@@ -337,6 +337,8 @@ LLM_RUBRIC_PENALTY_RANGES: Final[dict[str, tuple[int, int]]] = {
     "ungrounded_poi": (1, 3),
     "ungrounded_poi_logic": (2, 4),
 }
+JUDGE_SIGNAL_CAP: Final = 10
+"""s2: analysis-signal counts shown to the judge stop at this (and at one per 200 characters)."""
 JUDGE_SUMMARY_MAX_ITEM_CHARS: Final = 40
 JUDGE_SUMMARY_MAX_ITEMS: Final = 15
 JUDGE_PRICE_SUMMARY_TOLERANCE: Final = 0.15

@@ -52,6 +52,8 @@ class JudgeContext:
     """Scorer s2: every name in the summary comes from the tools or is a neutral placeholder."""
     plan: dict[str, Any] | None = None
     """Scorer s2: the plan assessment detail (factor and failed checks, computed by code)."""
+    plan_total: float | None = None
+    """Scorer s2: the plan's total cost as code sums it (None without a delivered plan)."""
 
 
 def _rubric(pen: dict[str, int]) -> dict[str, str]:

@@ -229,6 +229,7 @@ def assess_plan(
         "env_factor": round(env, 4),
         "logic_factor": round(logic, 4),
         "agreement_factor": round(agree, 4),
+        "total_cost": round(_plan_total(plan), 2),
         "check_penalties": penalties,
         "failed_programs": failed_programs,
         **agree_detail,

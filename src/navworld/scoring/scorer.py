@@ -207,8 +207,10 @@ class TravelScorer:
 
     def _judge_context(self, a: Analysis) -> JudgeContext:
         plan = dict(a.plan.detail) if a.plan is not None else None
+        total = plan.get("total_cost") if plan else None
         return JudgeContext(
-            a.problem, a.salt, a.pa, a.tf, a.af, a.checks, a.profile.verified_summary, plan
+            a.problem, a.salt, a.pa, a.tf, a.af, a.checks, a.profile.verified_summary, plan,
+            float(total) if isinstance(total, int | float) else None,
         )
 
     # ------------------------------------------------------------------ assembly

@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import re
 from itertools import combinations
 from typing import TYPE_CHECKING
 
@@ -123,6 +124,27 @@ def requirements_summary(ctx: JudgeContext) -> str:
     return "\n".join(rows)
 
 
+def _count(pattern: re.Pattern[str], text: str, ctx: JudgeContext) -> str:
+    """A signal count; under s2 at most one per 200 characters and never above the cap (stuffing a
+    line with connectors buys nothing), written ``≥N`` at the cap."""
+    n = len(pattern.findall(text))
+    if not ctx.verified_only:
+        return str(n)
+    cap = min(C.JUDGE_SIGNAL_CAP, max(1, len(text) // 200))
+    return f"≥{cap}" if n >= cap else str(n)
+
+
+def _plan_budget(ctx: JudgeContext) -> str:
+    """The budget verdict from the plan's own costs, summed by code (never the answer's totals)."""
+    plan = ctx.plan_total
+    if plan is None:
+        return "无可核验的计划总价"
+    if not ctx.problem.budget:
+        return f"计划合计 {plan:g} 元（未指定预算）"
+    verdict = "在预算内" if plan <= ctx.problem.budget else "超出预算"
+    return f"计划合计 {plan:g} 元（代码按计划各项 cost 求和），{verdict}"
+
+
 def _plan_row(plan: dict[str, object]) -> str:
     """The plan assessment as code computed it (numbers and check names only)."""
     if not plan.get("delivered"):
@@ -172,6 +194,27 @@ def facts_summary(ctx: JudgeContext) -> str:
     if ctx.problem.origin_city and not (tf.called & C.TRANSPORT_TOOLS):
         rows.append("警告: 未调用航班/火车查询，答案中的班次与票价均无工具来源")
     return "\n".join(rows)
+
+
+def _count(pattern: re.Pattern[str], text: str, ctx: JudgeContext) -> str:
+    """A signal count; under s2 at most one per 200 characters and never above the cap (stuffing a
+    line with connectors buys nothing), written ``≥N`` at the cap."""
+    n = len(pattern.findall(text))
+    if not ctx.verified_only:
+        return str(n)
+    cap = min(C.JUDGE_SIGNAL_CAP, max(1, len(text) // 200))
+    return f"≥{cap}" if n >= cap else str(n)
+
+
+def _plan_budget(ctx: JudgeContext) -> str:
+    """The budget verdict from the plan's own costs, summed by code (never the answer's totals)."""
+    plan = ctx.plan_total
+    if plan is None:
+        return "无可核验的计划总价"
+    if not ctx.problem.budget:
+        return f"计划合计 {plan:g} 元（未指定预算）"
+    verdict = "在预算内" if plan <= ctx.problem.budget else "超出预算"
+    return f"计划合计 {plan:g} 元（代码按计划各项 cost 求和），{verdict}"
 
 
 def _plan_row(plan: dict[str, object]) -> str:
@@ -264,7 +307,7 @@ def answer_summary(ctx: JudgeContext) -> str:
             f"  无工具来源 {len(af.ungrounded_places)} 个: "
             + "、".join(nm.place(n) for n in af.ungrounded_places[:_N])
         )
-    sums = _subtotals(ctx)
+    sums = set() if ctx.verified_only else _subtotals(ctx)
     price_items = []
     for key, value, _ in af.prices[: _N * 2]:
         if price_matches(tf, key, value):
@@ -286,21 +329,45 @@ def answer_summary(ctx: JudgeContext) -> str:
         ds = [f"{d / 1000:.1f}km" for d, _ in af.distances[:8]] + [f"{m}分钟" for m, _ in af.durations[:8]]
         rows.append(f"【距离/时长】{'、'.join(ds)}{src}")
     comparable = len(tf.transports) + len(tf.pois)
-    totals = [v for k, v, _ in af.prices if k is None] + [v for v, _ in af.derived]
-    budget_note = "未给出总价"
-    if totals and p.budget:
-        budget_note = f"最大金额 {max(totals):g} 元，{'在预算内' if max(totals) <= p.budget else '超出预算'}"
+    if ctx.verified_only:
+        budget_note = _plan_budget(ctx)
+    else:
+        totals = [v for k, v, _ in af.prices if k is None] + [v for v, _ in af.derived]
+        budget_note = "未给出总价"
+        if totals and p.budget:
+            budget_note = f"最大金额 {max(totals):g} 元，{'在预算内' if max(totals) <= p.budget else '超出预算'}"
     covered = [i for i in p.interests if i and i in text]
     if af.derived:
         rows.append(f"【合计/派生金额】{len(af.derived)} 处（总价、人数/晚数倍数、差价，均不计为单价声明）")
     rows += [
-        f"【分析特征】推理连接词 {len(P.CONNECTORS.findall(text))} 个；比较表述 {len(P.COMPARISON.findall(text))} 个"
+        f"【分析特征】推理连接词 {_count(P.CONNECTORS, text, ctx)} 个；比较表述 {_count(P.COMPARISON, text, ctx)} 个"
         f"（工具可比选项 {comparable} 个）；数据局限说明 {'✓' if P.LIMITATION.search(text) else '✗'}；"
-        f"个性化回应 {len(P.PERSONAL.findall(text))} 处；时间点 {len(af.times)} 个",
+        f"个性化回应 {_count(P.PERSONAL, text, ctx)} 处；时间点 {len(af.times)} 个",
         f"【约束响应】预算: {budget_note}；兴趣覆盖 {len(covered)}/{len(p.interests)}"
         + (f"（{'、'.join(S(c) for c in covered[:6])}）" if covered else ""),
     ]
     return "\n".join(rows)
+
+
+def _count(pattern: re.Pattern[str], text: str, ctx: JudgeContext) -> str:
+    """A signal count; under s2 at most one per 200 characters and never above the cap (stuffing a
+    line with connectors buys nothing), written ``≥N`` at the cap."""
+    n = len(pattern.findall(text))
+    if not ctx.verified_only:
+        return str(n)
+    cap = min(C.JUDGE_SIGNAL_CAP, max(1, len(text) // 200))
+    return f"≥{cap}" if n >= cap else str(n)
+
+
+def _plan_budget(ctx: JudgeContext) -> str:
+    """The budget verdict from the plan's own costs, summed by code (never the answer's totals)."""
+    plan = ctx.plan_total
+    if plan is None:
+        return "无可核验的计划总价"
+    if not ctx.problem.budget:
+        return f"计划合计 {plan:g} 元（未指定预算）"
+    verdict = "在预算内" if plan <= ctx.problem.budget else "超出预算"
+    return f"计划合计 {plan:g} 元（代码按计划各项 cost 求和），{verdict}"
 
 
 def _plan_row(plan: dict[str, object]) -> str:
