@@ -83,6 +83,19 @@ class AnswerFacts:
         return {c for c, _ in self.conditions} | {f"{t}℃" for t, _ in self.temps}
 
 
+def _plan_ids(pa: ParsedAnswer, af: AnswerFacts) -> None:
+    """The plan's FlightID/TrainID values (when the JSON is blanked out of the text)."""
+    base = pa.json_span[0] if pa.json_span else 0
+    for a in pa.activities:
+        tid = a.transport_id
+        if not tid:
+            continue
+        if P.ID_FULL_FLIGHT.fullmatch(tid) and a.type != "train":
+            af.flights.append((tid, base))
+        elif P.ID_FULL_TRAIN.fullmatch(tid):
+            af.trains.append((tid, base))
+
+
 def _ids(text: str, tf: ToolFacts, af: AnswerFacts) -> None:
     tool_trains = tf.trains
     af.flights.extend(find_flight_ids(text))
@@ -210,6 +223,14 @@ def _pois(text: str, tf: ToolFacts, pa: ParsedAnswer, af: AnswerFacts) -> None:
             continue
         mask[start:end] = b"\x01" * (end - start)
         af.pois.setdefault(name, []).append(start)
+    if pa.blanked:
+        # the plan's JSON is blanked out of the text: its positions are read from the parsed fields
+        base = pa.json_span[0] if pa.json_span else 0
+        best = index.best
+        for a in pa.activities:
+            name = a.position if a.position in tf.pois else best.get(a.position or "")
+            if name is not None:
+                af.pois.setdefault(name, []).append(base)
     for positions in af.pois.values():
         positions.sort()
     seen: set[str] = set()
@@ -457,6 +478,8 @@ def extract_answer_facts(pa: ParsedAnswer, tf: ToolFacts, party: int = 1, nights
     af.party_multiple = max(1, party) * max(1, nights)
     layout = Layout.of(text)
     _ids(text, tf, af)
+    if pa.blanked:
+        _plan_ids(pa, af)
     _pois(text, tf, pa, af)
     af.times, prices, af.distances, af.durations = scan_numbers(text, C.MIN_DISTANCE_METRES)
     _times(text, pa, af)

@@ -64,6 +64,11 @@ class ParsedAnswer:
     """The parsed answer: text, optional JSON plan, day structure, budget lines, places."""
 
     text: str
+    raw: str = ""
+    """The answer as given (cut at ANSWER_MAX_CHARS); ``text`` equals it unless JSON was blanked."""
+    blanked: bool = False
+    """Scorer s2: JSON code blocks were replaced by spaces in ``text`` (facts come from the parsed plan's
+    fields, never from free strings inside the JSON)."""
     plan: dict[str, Any] | None = None
     json_error: str | None = None
     json_span: tuple[int, int] | None = None
@@ -218,11 +223,29 @@ def place_candidates(text: str, start: int = 0, end: int | None = None) -> list[
     ]
 
 
-def parse_answer(answer: object) -> ParsedAnswer:
-    """Parse an answer (any object; non-strings become empty). Never raises."""
+def _blank(text: str, spans: list[tuple[int, int]]) -> str:
+    """``text`` with each span replaced by spaces (newlines kept), so every offset stays valid."""
+    if not spans:
+        return text
+    out, last = [], 0
+    for a, b in sorted(spans):
+        if a < last:
+            a = last
+        out.append(text[last:a])
+        out.append("".join(ch if ch == "\n" else " " for ch in text[a:b]))
+        last = max(last, b)
+    out.append(text[last:])
+    return "".join(out)
+
+
+def parse_answer(answer: object, blank_json: bool = False) -> ParsedAnswer:
+    """Parse an answer (any object; non-strings become empty). Never raises.
+
+    ``blank_json`` (scorer s2): every JSON code block (and the plan's JSON) is blanked out of
+    ``text``; the plan's facts are then read from its parsed fields only."""
     text = answer if isinstance(answer, str) else ""
     text = normalise_text(text[: C.ANSWER_MAX_CHARS])
-    pa = ParsedAnswer(text=text)
+    pa = ParsedAnswer(text=text, raw=text)
     plan, error, span = _find_plan(text)
     pa.json_error = error
     if plan is not None:
@@ -247,4 +270,11 @@ def parse_answer(answer: object) -> ParsedAnswer:
         pa.places = place_candidates(text)
     else:
         pa.places = place_candidates(text, 0, span[0]) + place_candidates(text, span[1])
+    if blank_json:
+        spans = [(m.start(), m.end()) for m in P.JSON_FENCE.finditer(text)]
+        if span is not None:
+            spans.append(span)
+        if spans:
+            pa.text = _blank(text, spans)
+            pa.blanked = True
     return pa

@@ -148,7 +148,7 @@ class TravelScorer:
             calls = read_trace(trace)
         tf = extract_tool_facts(calls, topic, trip)
         tf.admin_names |= {c for c in (prob.origin_city, prob.destination_city) if c}
-        pa = parse_answer(answer)
+        pa = parse_answer(answer, blank_json=prof.trajectory)
         af = extract_answer_facts(pa, tf, prob.group_size, max(1, prob.num_days - 1))
         ptype = prob.problem_type
         required = hard.required_tools(ptype, prob.required_tools)
@@ -193,9 +193,9 @@ class TravelScorer:
         if not self.profile.plan_gate:
             if not pa.has_plan:
                 return None, None
-            return verify_answer_plan(pa.text, prob, trace, salt, self.world)[1], None
+            return verify_answer_plan(pa.raw, prob, trace, salt, self.world)[1], None
         grounding = [{"role": "tool", "content": t} for t in tf.texts]
-        plan, pv = verify_answer_plan(pa.text, prob, grounding, salt, self.world)
+        plan, pv = verify_answer_plan(pa.raw, prob, grounding, salt, self.world)
         prose_pois = af.pois
         if pa.json_span is not None:
             lo, hi = pa.json_span
