@@ -17,7 +17,7 @@ from plan_corpus import CHINATRAVEL_PLANS, INVALID, VALID
 from verify_support import build_plan
 
 from navworld.core.errors import PlanParseError
-from navworld.core.plan import ACTIVITY_SPELLINGS, MODE_SPELLINGS, Plan
+from navworld.core.plan import ACTIVITY_SPELLINGS, MODE_SPELLINGS, TIME_PATTERN, Plan
 from navworld.verify import extract_plan, parse_plan
 
 SCHEMA = Plan.json_schema()
@@ -39,6 +39,8 @@ def parser_ok(obj: Any) -> bool:
 def test_schema_is_a_valid_draft_2020_12_schema() -> None:
     Draft202012Validator.check_schema(SCHEMA)
     json.dumps(SCHEMA)  # plain JSON: can be handed to any validator or model API
+    assert SCHEMA["$defs"]["Activity"]["properties"]["start_time"]["pattern"] == TIME_PATTERN
+    assert "(?" not in TIME_PATTERN  # no lookaround: constrained-decoding regex engines accept it
 
 
 @pytest.mark.parametrize("name", list(VALID))

@@ -117,10 +117,12 @@ MAX_NUMBER = 1e9
 MAX_COUNT = 10**9
 """Counts (people, tickets, rooms, beds, cars) and day numbers lie in ``[0, MAX_COUNT]``."""
 
-TIME_PATTERN = r"^([0-3]?[0-9]|4[0-7]):([0-5][0-9])(?!\n)$"
+TIME_PATTERN = r"^([0-3]?[0-9]|4[0-7]):([0-5][0-9])$"
 """``H:MM`` or ``HH:MM`` with hours 0–47 and ASCII digits only. The same regular expression is
-the parser's test and the schema's ``pattern``; ``(?!\n)`` makes Python's ``$`` mean the end of
-the text, as it does in ECMA-262, so a trailing newline is refused by both."""
+the parser's test (``re.search``, as the ``jsonschema`` library applies a ``pattern``) and the
+schema's ``pattern``. It uses no lookaround, so constrained-decoding engines accept it. Python's
+``$`` also matches before one final newline, so ``"08:30\n"`` is accepted (and stored as
+``"08:30"``); ECMA-262 validators are stricter there, never more lenient."""
 
 _TIME_RE = re.compile(TIME_PATTERN)
 
@@ -160,8 +162,14 @@ def _to_minutes_cached(text: str) -> int:
 
 def normalise_time(text: str) -> str:
     """``"8:30"`` → ``"08:30"``; an ``HH:MM`` time unchanged. Raises ``ValueError`` like :func:`to_minutes`."""
-    minutes = to_minutes(text)
-    return text if len(text) == 5 else format_minutes(minutes)
+    if type(text) is str:
+        return _normalised_cached(text)
+    raise ValueError(f"expected HH:MM, got {_show(text)}")
+
+
+@functools.lru_cache(maxsize=4096)
+def _normalised_cached(text: str) -> str:
+    return format_minutes(_to_minutes_cached(text))
 
 
 def format_minutes(minutes: int) -> str:
