@@ -226,7 +226,8 @@ def activity_end_time(fr: Frame, activity: Any) -> str:
 
 @concept("activity_time", 1)
 def activity_time(fr: Frame, activity: Any) -> int:
-    """Duration in minutes (an overnight intercity leg wraps past midnight)."""
+    """Duration in minutes; an end before the start wraps past midnight (an overnight train, flight or
+    hotel stay: ``21:00`` → ``07:00`` is 600), as the environment checks read it."""
     a = _act(activity, "activity_time")
     d = to_minutes(a["end_time"]) - to_minutes(a["start_time"])
     return d + 1440 if d < 0 else d

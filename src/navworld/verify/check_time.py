@@ -5,39 +5,65 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from navworld.core.plan import Activity
-from navworld.verify.context import CheckContext
+from navworld.verify.context import CheckContext, Step
 from navworld.verify.registry import check
 
 __all__: list[str] = []
 
 
-@check("time_valid", "time", "every activity ends after it starts (a train/flight may arrive the next day)")
+@check("time_valid", "time", "every activity ends after it starts (a train/flight or a hotel stay may end the next day)")
 def time_valid(cx: CheckContext) -> Iterator[str]:
     for s in cx.steps:
         a = s.act
         if a.is_intercity:
             if a.start_minutes == a.end_minutes:
                 yield f"{s.where}: departs and arrives at {a.start_time}"
+        elif a.type == "accommodation":
+            if a.start_minutes == a.end_minutes:
+                yield f"{s.where}: the stay ends when it starts ({a.start_time})"
         elif a.end_minutes <= a.start_minutes:
             yield f"{s.where}: ends at {a.end_time}, not after its start {a.start_time}"
 
 
 def _ends_at(a: Activity) -> int:
-    """When an activity frees the traveller (an overnight train/flight: at its arrival)."""
+    """When an activity frees the traveller, on its own day's clock: an overnight train/flight at
+    its arrival (ChinaTravel lists what follows on the same day); an overnight hotel stay the next
+    morning (``07:00`` → 1860, so nothing else fits in that day)."""
     start, end = a.start_minutes, a.end_minutes
-    if a.is_intercity and end < start:
-        return end
+    if end < start:
+        if a.is_intercity:
+            return end
+        if a.type == "accommodation":
+            return end + 1440
     return max(start, end)
 
 
-@check("time_sequence", "time", "a day's activities are in order and do not overlap")
+def free_from(s: Step) -> tuple[Step, int] | None:
+    """The activity the traveller comes from and the minute (on ``s``'s day clock) it frees them.
+
+    Within a day: the previous activity's end. For a day's first activity: the previous day's last
+    activity when it ran past midnight (a stay until ``07:00`` or ``31:00`` frees them at 07:00;
+    ``24:00`` binds nothing). An activity at the very place of that stay (a hotel breakfast) is
+    taken during it and is not bound.
+    """
+    p = s.same_day_prev
+    if p is not None:
+        return p, _ends_at(p.act)
+    p = s.prev
+    if p is None or p.day != s.day - 1 or p.act.is_intercity:
+        return None
+    free = _ends_at(p.act) - 1440
+    if free <= 0 or (s.arrive_at and s.arrive_at == p.leave_from):
+        return None
+    return p, free
+
+
+@check("time_sequence", "time", "activities are in order and do not overlap (an overnight stay binds the next morning)")
 def time_sequence(cx: CheckContext) -> Iterator[str]:
     for s in cx.steps:
-        p = s.same_day_prev
-        if p is None:
-            continue
-        if s.act.start_minutes < _ends_at(p.act):
-            yield f"{s.where}: starts {s.act.start_time} before the previous activity ends ({p.act.end_time})"
+        bound = free_from(s)
+        if bound is not None and s.act.start_minutes < bound[1]:
+            yield f"{s.where}: starts {s.act.start_time} before the previous activity ends ({bound[0].act.end_time})"
 
 
 @check("transport_timing", "time", "transfer legs run in order after the previous activity and arrive before this one")
@@ -54,10 +80,10 @@ def transport_timing(cx: CheckContext) -> Iterator[str]:
                 yield f"{s.where}: leg {i + 1} starts before leg {i} arrives"
         if times[-1][1] > s.act.start_minutes:
             yield f"{s.where}: transfer arrives {legs[-1].end_time}, after the activity starts {s.act.start_time}"
-        p = s.same_day_prev
+        bound = free_from(s)
         # an overlap of the activities themselves belongs to time_sequence
-        if p is not None and s.act.start_minutes >= _ends_at(p.act) and times[0][0] < _ends_at(p.act):
-            yield f"{s.where}: transfer leaves {legs[0].start_time}, before the previous activity ends {p.act.end_time}"
+        if bound is not None and s.act.start_minutes >= bound[1] and times[0][0] < bound[1]:
+            yield f"{s.where}: transfer leaves {legs[0].start_time}, before the previous activity ends {bound[0].act.end_time}"
 
 
 @check("capacity_tickets", "capacity", "every train/flight/attraction (and transit leg that states tickets) has tickets = people")

@@ -1,9 +1,16 @@
 """Inner-city transport checks (ChinaTravel #5–#7) and the space check (#25).
 
 A *transfer* is the list of ``transports`` legs attached to an activity: the inbound route from
-where the previous activity ended. It is one leg of one mode, or walk legs around one main mode
-(ChinaTravel's walk/metro/walk). Distances, durations and prices are compared with the world's
-route between the transfer's first start and last end, within the tolerances below.
+where the previous activity ended. It may pass through intermediate *stops* (lunch → hotel →
+dinner, all listed under the dinner), which split it into *hops*: a leg ends at a stop when it
+ends at a known attraction, restaurant or hotel of the target city, or at any place the world can
+locate (a station, an airport) where the traveller waits at least :data:`STOP_GAP_MIN` minutes
+before the next leg. Stations never split on their own, so ChinaTravel's walk/metro/walk
+through metro stations stays one hop. Each hop is one leg of one mode, or walk legs around one
+main mode; its distance, duration and fare are compared with the world's route between the hop's
+first start and last end, within the tolerances below. A stop is always a place the world knows,
+so in a chained transfer a hop's ends are known whenever the transfer's are: splitting never hides
+a leg from these comparisons.
 """
 
 from __future__ import annotations
@@ -13,7 +20,7 @@ from collections.abc import Iterator
 
 from navworld.core.models import Route
 from navworld.core.plan import TransportLeg
-from navworld.verify.context import CheckContext, Step, money_ok
+from navworld.verify.context import CheckContext, money_ok
 from navworld.verify.registry import check
 
 __all__ = [
@@ -24,6 +31,10 @@ __all__ = [
     "DURATION_FAST",
     "DURATION_SLOW",
     "DURATION_SLOW_ABS_MIN",
+    "STOP_GAP_MIN",
+    "WALK_FREE_TOL",
+    "hops",
+    "main_mode",
 ]
 
 DISTANCE_ABS_KM = 0.5
@@ -37,6 +48,10 @@ DURATION_SLOW_ABS_MIN = 20.0
 """… nor slower than 150 % plus 20 minutes (waiting, rounding)."""
 BIKE_PRICE_MAX = 10.0
 """A shared bicycle may cost 0–10 元 per person."""
+WALK_FREE_TOL = 0.005
+"""Walking is free: a walk leg's price and cost must be 0 within half a fen (not the ±1 元 of money_ok)."""
+STOP_GAP_MIN = 30
+"""A wait this long (minutes) between two legs at a place the world knows makes that place a stop."""
 
 
 def main_mode(legs: list[TransportLeg]) -> str | None:
@@ -51,15 +66,43 @@ def _leg_min(text: str) -> int:
     return CheckContext.minutes(text)
 
 
-def _transfers(cx: CheckContext) -> Iterator[tuple[Step, list[TransportLeg], str]]:
-    """Steps with a well-shaped non-empty transfer and its main mode."""
+def _is_stop(cx: CheckContext, arriving: TransportLeg, leaving: TransportLeg) -> bool:
+    """Whether the traveller stops where ``arriving`` ends (a broken chain after it is space_connected's)."""
+    place = arriving.end.strip()
+    if not place:
+        return False
+    poi = cx.poi(place)
+    if poi is not None and poi.kind != "hub":
+        return True
+    gap = _leg_min(leaving.start_time) - _leg_min(arriving.end_time)
+    return gap >= STOP_GAP_MIN and cx.lookup.locate(cx.target, place) is not None
+
+
+def hops(cx: CheckContext, legs: list[TransportLeg]) -> list[list[TransportLeg]]:
+    """The legs of a transfer split at its intermediate stops (``[]`` for no legs)."""
+    if len(legs) < 2:
+        return [legs] if legs else []
+    out = [[legs[0]]]
+    for arriving, leaving in itertools.pairwise(legs):
+        if _is_stop(cx, arriving, leaving):
+            out.append([leaving])
+        else:
+            out[-1].append(leaving)
+    return out
+
+
+def _label(where: str, k: int, n: int) -> str:
+    return where if n == 1 else f"{where} hop {k + 1}/{n}"
+
+
+def _transfers(cx: CheckContext) -> Iterator[tuple[str, list[TransportLeg], str]]:
+    """``(where, legs, main mode)`` of every well-shaped hop of every transfer."""
     for s in cx.steps:
-        legs = s.act.transports
-        if not legs:
-            continue
-        mode = main_mode(legs)
-        if mode is not None:
-            yield s, legs, mode
+        parts = hops(cx, s.act.transports)
+        for k, legs in enumerate(parts):
+            mode = main_mode(legs)
+            if mode is not None:
+                yield _label(s.where, k, len(parts)), legs, mode
 
 
 def _route(cx: CheckContext, legs: list[TransportLeg], mode: str) -> Route | None:
@@ -70,45 +113,50 @@ def _route(cx: CheckContext, legs: list[TransportLeg], mode: str) -> Route | Non
     return cx.lookup.route(a, b, mode, cx.target)
 
 
-@check("transport_shape", "transport", "a transfer is one mode, optionally with walk legs around it (walk/transit/walk)")
+@check("transport_shape", "transport", "each hop of a transfer is one mode, optionally with walk legs around it (walk/transit/walk)")
 def transport_shape(cx: CheckContext) -> Iterator[str]:
     for s in cx.steps:
-        legs = s.act.transports
-        if legs and main_mode(legs) is None:
-            yield f"{s.where}: transfer mixes {', '.join(sorted({leg.mode for leg in legs} - {'walk'}))}"
+        parts = hops(cx, s.act.transports)
+        for k, legs in enumerate(parts):
+            if main_mode(legs) is None:
+                yield f"{_label(s.where, k, len(parts))}: transfer mixes {', '.join(sorted({leg.mode for leg in legs} - {'walk'}))}"
 
 
-@check("transport_route", "transport", "distance and duration agree with the world's route (±0.5 km+15 %; 0.8×−2 … 1.5×+20 min)")
+@check("transport_route", "transport", "each hop's distance and duration agree with the world's route (±0.5 km+15 %; 0.8×−2 … 1.5×+20 min)")
 def transport_route(cx: CheckContext) -> Iterator[str]:
-    for s, legs, mode in _transfers(cx):
+    for where, legs, mode in _transfers(cx):
         route = _route(cx, legs, mode)
         if route is None:
             continue
         if any(leg.distance is None for leg in legs):
-            yield f"{s.where}: transport leg without distance"
+            yield f"{where}: transport leg without distance"
         else:
             dist = sum(leg.distance or 0.0 for leg in legs)
             want = route.distance_m / 1000.0
             if abs(dist - want) > DISTANCE_ABS_KM + DISTANCE_REL * want:
-                yield f"{s.where}: {mode} distance {dist:.2f} km, the route is {want:.2f} km"
+                yield f"{where}: {mode} distance {dist:.2f} km, the route is {want:.2f} km"
         span = _leg_min(legs[-1].end_time) - _leg_min(legs[0].start_time)
         want_min = route.duration_s / 60.0
         if span < DURATION_FAST * want_min - DURATION_ABS_MIN:
-            yield f"{s.where}: {mode} takes {span} min, the route needs {want_min:.0f} min"
+            yield f"{where}: {mode} takes {span} min, the route needs {want_min:.0f} min"
         elif span > DURATION_SLOW * want_min + DURATION_SLOW_ABS_MIN:
-            yield f"{s.where}: {mode} takes {span} min, the route needs only {want_min:.0f} min"
+            yield f"{where}: {mode} takes {span} min, the route needs only {want_min:.0f} min"
 
 
-@check("transport_price", "transport", "price matches the route: taxi fare per car, transit fare per person, walking free")
+def _walk_charged(amount: float | None) -> bool:
+    return amount is not None and abs(amount) > WALK_FREE_TOL
+
+
+@check("transport_price", "transport", "each hop's price matches its route: taxi fare per car, transit fare per person, walking free")
 def transport_price(cx: CheckContext) -> Iterator[str]:
-    for s, legs, mode in _transfers(cx):
+    for where, legs, mode in _transfers(cx):
         for leg in legs:
-            if leg.mode == "walk" and leg.price is not None and not money_ok(leg.price, 0.0):
-                yield f"{s.where}: walking leg priced {leg.price:g}"
-            elif leg.mode == "bicycling" and (leg.price is None or not -0.01 <= leg.price <= BIKE_PRICE_MAX):
-                yield f"{s.where}: bicycle leg price {leg.price} outside 0–{BIKE_PRICE_MAX:g}"
+            if leg.mode == "walk" and _walk_charged(leg.price):
+                yield f"{where}: walking leg priced {leg.price:g}"
+            elif leg.mode == "bicycling" and (leg.price is None or not 0.0 <= leg.price <= BIKE_PRICE_MAX):
+                yield f"{where}: bicycle leg price {leg.price} outside 0–{BIKE_PRICE_MAX:g}"
             elif leg.mode in ("taxi", "transit") and leg.price is None:
-                yield f"{s.where}: {leg.mode} leg without price"
+                yield f"{where}: {leg.mode} leg without price"
         if mode not in ("taxi", "transit") or any(leg.price is None for leg in legs if leg.mode == mode):
             continue
         route = _route(cx, legs, mode)
@@ -118,15 +166,15 @@ def transport_price(cx: CheckContext) -> Iterator[str]:
         price = sum(leg.price or 0.0 for leg in legs if leg.mode == mode)
         if not money_ok(price, fare):
             unit = "per car" if mode == "taxi" else "per person"
-            yield f"{s.where}: {mode} price {price:g}, the route's fare is {fare:g} {unit}"
+            yield f"{where}: {mode} price {price:g}, the route's fare is {fare:g} {unit}"
 
 
-@check("transport_cost", "transport", "leg cost = price × tickets (transit, bicycle), × cars (taxi), 0 (walk)")
+@check("transport_cost", "transport", "leg cost = price × tickets (transit, bicycle), × cars (taxi), exactly 0 (walk)")
 def transport_cost(cx: CheckContext) -> Iterator[str]:
     for s in cx.steps:
         for leg in s.act.transports:
             if leg.mode == "walk":
-                if leg.cost is not None and not money_ok(leg.cost, 0.0):
+                if _walk_charged(leg.cost):
                     yield f"{s.where}: walking leg costs {leg.cost:g}"
                 continue
             if leg.price is None:

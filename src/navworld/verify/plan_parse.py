@@ -5,7 +5,9 @@ object has an ``itinerary`` key; when no fence holds one, the last bare JSON obj
 ``itinerary`` key in the text. A ``{"plan": {...}}`` wrapper is unwrapped. Errors say what is
 missing (no JSON at all, no ``itinerary``), where the JSON syntax breaks (line/column inside the
 block) or which field is wrong (``itinerary[1].activities[3].start_time: expected HH:MM, got
-"9点"``). :func:`extract_plan` raises only :class:`PlanParseError`.
+"9点"``). A well-formed plan with an empty itinerary, or with no activity at all, is not delivered
+either (:func:`~navworld.core.plan.undelivered_reason`). :func:`extract_plan` raises only
+:class:`PlanParseError`.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from navworld.core.errors import PlanParseError
-from navworld.core.plan import Plan
+from navworld.core.plan import Plan, undelivered_reason
 
 __all__ = ["MAX_ANSWER_CHARS", "extract_plan", "format_validation_error", "parse_plan"]
 
@@ -82,19 +84,28 @@ def format_validation_error(exc: ValidationError) -> str:
 
 
 def parse_plan(data: Any) -> Plan:
-    """Validate already-decoded JSON as a :class:`Plan` (raises :class:`PlanParseError`)."""
+    """Validate already-decoded JSON as a delivered :class:`Plan` (raises :class:`PlanParseError`).
+
+    ``data`` is valid exactly when it is valid under :meth:`Plan.json_schema` (after unwrapping
+    a ``{"plan": {...}}`` wrapper).
+    """
     if isinstance(data, Plan):
-        return data
-    if not isinstance(data, dict):
-        raise PlanParseError(f"the plan must be a JSON object, got {_show(data)}")
-    if "itinerary" not in data and isinstance(data.get("plan"), dict):
-        data = data["plan"]
-    try:
-        return Plan.model_validate(data)
-    except ValidationError as exc:
-        raise PlanParseError(f"invalid plan: {format_validation_error(exc)}") from None
-    except RecursionError:
-        raise PlanParseError("invalid plan: nested too deeply") from None
+        plan = data
+    else:
+        if not isinstance(data, dict):
+            raise PlanParseError(f"the plan must be a JSON object, got {_show(data)}")
+        if "itinerary" not in data and isinstance(data.get("plan"), dict):
+            data = data["plan"]
+        try:
+            plan = Plan.model_validate(data)
+        except ValidationError as exc:
+            raise PlanParseError(f"invalid plan: {format_validation_error(exc)}") from None
+        except RecursionError:
+            raise PlanParseError("invalid plan: nested too deeply") from None
+    reason = undelivered_reason(plan)
+    if reason is not None:
+        raise PlanParseError(f"no plan delivered: {reason}")
+    return plan
 
 
 def _looks_like_plan(obj: Any) -> bool:
