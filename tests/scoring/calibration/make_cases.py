@@ -161,8 +161,6 @@ def _print_results(trace: list[dict[str, Any]], ids: set[str] | None = None) -> 
 
 
 def cmd_step(args: argparse.Namespace) -> int:
-    from navworld.agents.executor import CallToolExecutor
-
     case = load_case(args.name)
     calls = json.loads(args.calls)
     step = len(recorded_steps(case["trace"]))
@@ -213,7 +211,7 @@ def cmd_check(args: argparse.Namespace, write: bool = False) -> int:
 
 def plan_block(answer: str) -> Any:
     """The JSON of the answer's last fenced ```json block (None when there is none or it is not JSON)."""
-    head, fence, body = answer.rpartition("```json")
+    _head, fence, body = answer.rpartition("```json")
     if not fence:
         return None
     try:
