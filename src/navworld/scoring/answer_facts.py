@@ -206,15 +206,15 @@ def _pois(text: str, tf: ToolFacts, pa: ParsedAnswer, af: AnswerFacts) -> None:
     for variant, name, rank, is_half, longer in index.items:
         i = text.find(variant)
         n = 0
-        while i >= 0 and n < 8:
+        while i >= 0 and n < C.POI_MENTIONS_MAX:
             end = i + len(variant)
-            n += 1
             if (
                 not (is_half and carriers is not None and any(carriers[i:end]))
                 and not (longer and any(text.startswith(w, i) for w in longer))
                 and not (blocked and _covered(text, i, end, blocked, longest))
             ):
                 occ.append((i, end, rank, name))
+                n += 1
             i = text.find(variant, end)
     mask = bytearray(len(text))
     occ.sort(key=lambda o: (o[0] - o[1], o[2], o[0]))
@@ -252,7 +252,25 @@ def _pois(text: str, tf: ToolFacts, pa: ParsedAnswer, af: AnswerFacts) -> None:
         af.ungrounded_places.append(name)
 
 
-def _times(text: str, pa: ParsedAnswer, af: AnswerFacts) -> None:
+def _opening_times(text: str, af: AnswerFacts, layout: Layout) -> None:
+    """Scorer s2: the times an answer states as opening hours — right after an opening word
+    (``开放时间 07:30-17:30``, ``营业 10:00–22:00``, ``opens 9:00``), the other end of such a range,
+    or in a table column headed by one. Schedule times (``10:40 到达…``) are plans, not facts."""
+    prev: tuple[int, int, bool] | None = None  # (line, end, was an opening time)
+    for t, p in af.times:
+        line = layout.line_of(p)
+        ls = layout.line_start(line)
+        opening = P.OPENING_BEFORE.search(text, max(ls, p - C.OPENING_WINDOW), p) is not None
+        if not opening and prev is not None and prev[0] == line and prev[2] and p - prev[1] <= 3:
+            opening = True  # the closing end of an opening-hours range
+        if not opening and (cell := layout.cell_of(line, p)) is not None:
+            opening = P.OPENING_HEADER.search(cell[2]) is not None
+        if opening:
+            af.fact_times.append((t, p))
+        prev = (line, p + _time_len(text, p), opening)
+
+
+def _times(text: str, pa: ParsedAnswer, af: AnswerFacts, layout: Layout, strict: bool = False) -> None:
     times = sorted(af.times + cjk_times(text), key=lambda x: x[1])
     af.times = []
     for t, p in times:
@@ -260,11 +278,14 @@ def _times(text: str, pa: ParsedAnswer, af: AnswerFacts) -> None:
             af.bound_times.append((t, p))
         else:
             af.times.append((t, p))
-    ctx = [m.start() for m in P.TIME_FACT_CONTEXT.finditer(text)]
-    for t, p in af.times:
-        i = bisect.bisect_left(ctx, p - 30)
-        if i < len(ctx) and ctx[i] <= p + 30:
-            af.fact_times.append((t, p))
+    if strict:
+        _opening_times(text, af, layout)
+    else:
+        ctx = [m.start() for m in P.TIME_FACT_CONTEXT.finditer(text)]
+        for t, p in af.times:
+            i = bisect.bisect_left(ctx, p - 30)
+            if i < len(ctx) and ctx[i] <= p + 30:
+                af.fact_times.append((t, p))
     base = pa.json_span[0] if pa.json_span else 0
     for a in pa.activities:
         if a.transport_id:
@@ -320,12 +341,14 @@ def _prices(
         if kind == DERIVED:
             af.derived.append((value, pos))
             continue
-        if key is not None and key not in ("taxi", "transit") and not _price_matches_key(tf, key, value):
-            tool_values = tf.prices.get(key, set())
+        if key is None or not _price_matches_key(tf, key, value):
+            tool_values = tf.prices.get(key, set()) if key is not None else set()
             k_max = max(2, af.party_multiple)
-            derivable = sums_of(_line_values(text, layout, prices, pos) + list(tool_values), k_max)
-            if round(value, 2) in derivable:
-                af.derived.append((value, pos))  # a sum, multiple or difference of cited prices
+            line_values = _line_values(text, layout, prices, pos)
+            derivable = sums_of(line_values + list(tool_values), k_max)
+            share = any(abs(value * k - v) <= C.PRICE_MATCH_ABS_TOLERANCE for v in line_values for k in range(2, k_max + 1))
+            if round(value, 2) in derivable or share:
+                af.derived.append((value, pos))  # a sum, multiple, difference or share of cited prices
                 continue
         af.prices.append((key, value, pos))
     base = pa.json_span[0] if pa.json_span else 0
@@ -392,6 +415,8 @@ def _weather(text: str, tf: ToolFacts, af: AnswerFacts) -> None:
 def _english_weather(line: str, o: int, tf: ToolFacts, af: AnswerFacts) -> None:
     taken: list[tuple[int, int]] = []
     for m in P.EN_WEATHER_COND.finditer(line):
+        if P.EN_NEGATION.search(line, max(0, m.start() - 12), m.start()):
+            continue  # "no rain in the forecast"
         word = " ".join(m.group(1).lower().split())
         word = word.rstrip("s") if word.endswith(("showers", "storms")) else word
         word = word.replace("thunder shower", "thundershower").replace("thunder storm", "thunderstorm")
@@ -419,6 +444,17 @@ def _english_weather(line: str, o: int, tf: ToolFacts, af: AnswerFacts) -> None:
         af.wind.append((norm_power(m.group(1), m.group(2), None), o + m.start()))
 
 
+def _roads(text: str, tf: ToolFacts) -> list[tuple[str, int]]:
+    """Road names of the answer, minus those that are (or hold) a tool POI's name (``太原老街``)."""
+    roads = road_names(text)
+    if not roads or not tf.pois:
+        return roads
+    names = _alternation(tuple(sorted({v for e in tf.pois.values() for v in e.variants if len(v) >= 3})))
+    if names is None:
+        return roads
+    return [(r, p) for r, p in roads if r in tf.roads or not names.search(r)]
+
+
 def _id_segment(text: str, layout: Layout, end: int, next_id: int) -> int:
     """Where the claims of an ID occurrence end: the rest of its table row, else the same line up
     to the next ID, a sentence end or TRANSPORT_CLAIM_WINDOW characters."""
@@ -433,17 +469,21 @@ def _id_segment(text: str, layout: Layout, end: int, next_id: int) -> int:
     return other.start() if other else seg_end
 
 
-def _claims(text: str, pa: ParsedAnswer, af: AnswerFacts, layout: Layout) -> None:
+def _claims(text: str, pa: ParsedAnswer, af: AnswerFacts, layout: Layout, strict: bool = False) -> None:
     occ = sorted([(p, i, "flight") for i, p in af.flights] + [(p, i, "train") for i, p in af.trains])
     modes = {i: m for _, i, m in occ}
     bound = {p for _, p in af.bound_times}
     for k, (p, tid, mode) in enumerate(occ):
         af.claims.add(TransportClaim(tid, mode, "id"))
+        if P.COMPARED_WITH.search(text, max(0, p - 6), p):
+            continue  # "比 G9674 便宜 215 元，但 23:27 才到": what follows is about the other train
         end = p + len(tid)
         seg_end = _id_segment(text, layout, end, occ[k + 1][0] if k + 1 < len(occ) else len(text))
         for t, tp in find_times(text, end, seg_end)[:2]:
             if tp not in bound:
                 af.claims.add(TransportClaim(tid, mode, "time", t))
+                if strict:
+                    af.fact_times.append((t, tp))
     for key, value, pos in af.prices:
         if key in modes and pos != (pa.json_span[0] if pa.json_span else -1):
             af.claims.add(TransportClaim(key, modes[key], "price", f"{value:g}"))
@@ -466,10 +506,13 @@ def _claims(text: str, pa: ParsedAnswer, af: AnswerFacts, layout: Layout) -> Non
                 af.claims.add(TransportClaim(tid, mode, "time", t))
 
 
-def extract_answer_facts(pa: ParsedAnswer, tf: ToolFacts, party: int = 1, nights: int = 1) -> AnswerFacts:
+def extract_answer_facts(
+    pa: ParsedAnswer, tf: ToolFacts, party: int = 1, nights: int = 1, strict: bool = False
+) -> AnswerFacts:
     """All answer-side facts of a parsed answer, given the tool facts (for POI and ID matching).
 
     ``party`` (travellers) and ``nights`` bound the multiples recognised as derived amounts.
+    ``strict`` (scorer s2): time facts are opening hours and transport times only.
     """
     text = pa.text
     af = AnswerFacts()
@@ -482,13 +525,13 @@ def extract_answer_facts(pa: ParsedAnswer, tf: ToolFacts, party: int = 1, nights
         _plan_ids(pa, af)
     _pois(text, tf, pa, af)
     af.times, prices, af.distances, af.durations = scan_numbers(text, C.MIN_DISTANCE_METRES)
-    _times(text, pa, af)
+    _times(text, pa, af, layout, strict)
     _prices(text, tf, pa, af, prices, layout)
     _weather(text, tf, af)
-    af.roads = road_names(text)
+    af.roads = _roads(text, tf)
     for road in tf.roads:
         i = text.find(road)
         if i >= 0:
             af.matched_roads[road] = i
-    _claims(text, pa, af, layout)
+    _claims(text, pa, af, layout, strict)
     return af

@@ -125,19 +125,26 @@ def is_bound_time(text: str, start: int, end: int) -> bool:
     return bool(P.TIME_BOUND_AFTER.match(text, end) or P.TIME_BOUND_BEFORE.search(text, max(0, start - 12), start))
 
 
-def _nearest(entities: list[Entity], ends: list[int], lo: int, pos: int) -> Entity | None:
+def _nearest(text: str, entities: list[Entity], ends: list[int], lo: int, pos: int) -> Entity | None:
+    """The entity closest before ``pos`` starting at or after ``lo`` (reference points skipped)."""
     k = bisect.bisect_right(ends, pos) - 1
     while k >= 0 and entities[k].end > lo - 60:
-        if entities[k].start >= lo and entities[k].end <= pos:
-            return entities[k]
+        e = entities[k]
+        if e.start >= lo and e.end <= pos and not _reference(text, e):
+            return e
         k -= 1
     return None
 
 
-def _row_entity(entities: list[Entity], ends: list[int], lo: int, hi: int) -> Entity | None:
+def _reference(text: str, e: Entity) -> bool:
+    """Whether the mention is a reference point (``距孔望山 2409米``), not a subject."""
+    return P.REFERENCE_POINT.search(text, max(0, e.start - 4), e.start) is not None
+
+
+def _row_entity(text: str, entities: list[Entity], ends: list[int], lo: int, hi: int) -> Entity | None:
     """The single entity of a table row (a transport ID wins when the row has exactly one)."""
     i = bisect.bisect_left(ends, lo + 1)
-    found = [e for e in entities[i:] if e.start >= lo and e.end <= hi]
+    found = [e for e in entities[i:] if e.start >= lo and e.end <= hi and not _reference(text, e)]
     ids = {e.key for e in found if e.transport}
     if len(ids) == 1:
         return next(e for e in found if e.transport)
@@ -145,6 +152,72 @@ def _row_entity(entities: list[Entity], ends: list[int], lo: int, hi: int) -> En
     if len(keys) == 1:
         return found[0]
     return None
+
+
+def _amount_end(text: str, pos: int) -> int:
+    m = P.AMOUNT_AT.match(text, pos)
+    return m.end() if m is not None else pos
+
+
+def _previous_line_entity(
+    text: str, layout: Layout, line: int, pos: int, entities: list[Entity], ends: list[int]
+) -> Entity | None:
+    """A bullet continuing the line above (``**酒店名**`` then ``- 398元/晚``): that line's entity,
+    when the amount is written as a unit price."""
+    ls = layout.line_start(line)
+    head = text[ls:pos].lstrip()
+    if not head.startswith(("-", "*", "·", "•")) and text[ls : ls + 1] not in (" ", "\t"):
+        return None
+    if not P.UNIT_PRICE_AFTER.match(text, _amount_end(text, pos)) and not P.POI_PRICE_WORDS.search(text, ls, pos):
+        return None
+    for prev in (line - 1, line - 2):
+        if prev < 0:
+            break
+        a, b = layout.line_start(prev), layout.line_end(prev)
+        if not text[a:b].strip():
+            continue
+        if P.PRICE.search(text, a, b) or P.PRICE_SIGN.search(text, a, b):
+            return None  # the line above states its own amounts: it is no heading of this one
+        i = bisect.bisect_left(ends, a + 1)
+        found = {e.key: e for e in entities[i:] if e.start >= a and e.end <= b and not e.transport}
+        return next(iter(found.values())) if len(found) == 1 else None
+    return None
+
+
+def _mode_word(text: str, lo: int, pos: int) -> str | None:
+    """``taxi`` or ``transit``: whichever word of the two stands closest before ``pos``."""
+    best: tuple[int, str] | None = None
+    for pattern, mode in ((P.TAXI_WORDS, "taxi"), (P.TRANSIT_WORDS, "transit")):
+        last = None
+        for m in pattern.finditer(text, lo, pos):
+            last = m.start()
+        if last is not None and (best is None or last > best[0]):
+            best = (last, mode)
+    return best[1] if best else None
+
+
+def _in_table(
+    text: str, layout: Layout, line: int, pos: int, cell: tuple[int, tuple[int, int], str],
+    entities: list[Entity], ends: list[int],
+) -> tuple[str | None, str] | tuple[Entity, int]:
+    """A table cell's amount: a result, or ``(entity, gap start)`` to read like prose."""
+    _, (cs, _ce), header = cell
+    if P.TOTAL_HEADER.search(header):
+        return None, DERIVED
+    ent = _nearest(text, entities, ends, cs, pos)
+    if ent is not None:
+        return ent, ent.end
+    row = layout.rows[line]
+    row_start = row.cells[0][0]
+    if P.TOTAL_WORDS.search(text, row_start, pos) or P.MULTIPLIER.search(text, row_start, pos):
+        return None, DERIVED  # a row computing an amount (``午餐 (69 × 4) | 276``)
+    ent = _row_entity(text, entities, ends, row_start, row.cells[-1][1])
+    if ent is None:
+        return _mode_word(text, cs, pos), CLAIM
+    mode = _mode_word(text, max(ent.end, row_start), pos)
+    if mode is not None and not ent.transport:
+        return mode, CLAIM  # a transfer cell of the row (``地铁1号线 … 3元``)
+    return ent, pos  # the entity is in another cell of its row: nothing between to read
 
 
 def attribute_price(
@@ -158,31 +231,27 @@ def attribute_price(
     line = layout.line_of(pos)
     ls = layout.line_start(line)
     lead = text[max(ls, pos - C.ATTRIBUTION_MARK_WINDOW) : pos]
-    if P.DERIVED_BEFORE.search(lead):
+    if P.DERIVED_BEFORE.search(lead) or P.DERIVED_AFTER.match(text, _amount_end(text, pos)):
         return None, DERIVED
+    lo = max(ls, pos - C.ATTRIBUTION_WINDOW)
     cell = layout.cell_of(line, pos)
     if cell is not None:
-        _, (cs, _ce), header = cell
-        if P.TOTAL_HEADER.search(header):
-            return None, DERIVED
-        lo = cs
-        ent = _nearest(entities, ends, lo, pos)
-        if ent is None:
-            row = layout.rows[line]
-            ent = _row_entity(entities, ends, row.cells[0][0], row.cells[-1][1])
-            if ent is None:
-                return _mode_word(text, cs, pos), CLAIM
-            gap_start = pos  # the entity is in another cell of its row: nothing between to read
-        else:
-            gap_start = ent.end
+        lo = cell[1][0]
+        found = _in_table(text, layout, line, pos, cell, entities, ends)
+        if not isinstance(found[0], Entity):
+            return found  # type: ignore[return-value]
+        ent, gap_start = found  # type: ignore[misc]
     else:
         if text[ls : ls + 1] == "#" and P.BUDGET_WORDS.search(text, ls, pos):
             return None, DERIVED  # a budget in a title line
-        lo = max(ls, pos - C.ATTRIBUTION_WINDOW)
-        ent = _nearest(entities, ends, lo, pos)
-        gap_start = ent.end if ent is not None else pos
-    if ent is None:
-        return _mode_word(text, lo, pos), CLAIM
+        ent = _nearest(text, entities, ends, lo, pos)
+        if ent is None:
+            wide = text[max(ls, pos - 2 * C.ATTRIBUTION_MARK_WINDOW) : pos]
+            if P.TOTAL_WORDS.search(wide) or P.DIFFERENCE_WORDS.search(wide) or P.MULTIPLIER.search(wide):
+                return None, DERIVED
+            prev = _previous_line_entity(text, layout, line, pos, entities, ends)
+            return (prev.key, CLAIM) if prev is not None else (_mode_word(text, lo, pos), CLAIM)
+        gap_start = ent.end
     gap = text[gap_start:pos]
     if P.TOTAL_WORDS.search(gap) or P.MULTIPLIER.search(gap) or P.DIFFERENCE_WORDS.search(gap):
         return None, DERIVED
@@ -190,26 +259,17 @@ def attribute_price(
         return ent.key, CLAIM
     if P.CLAUSE_END.search(gap):
         return _mode_word(text, lo, pos), CLAIM
-    if P.TAXI_WORDS.search(gap):
-        return "taxi", CLAIM
-    if P.TRANSIT_WORDS.search(gap):
-        return "transit", CLAIM
+    mode = _mode_word(text, gap_start, pos)
+    if mode is not None:
+        return mode, CLAIM
     if not P.POI_PRICE_WORDS.search(gap):
-        # "打车到灵隐寺约25元": the ride to the entity, not the entity's price
-        clause = text[max(lo, ent.start - C.ATTRIBUTION_MODE_LOOKBACK) : ent.start]
-        cut = max(clause.rfind(ch) for ch in "，,。；;")
-        mode = _mode_word(clause, cut + 1, len(clause))
+        # "打车到灵隐寺约25元" / "打车…去素心斋 22元": the ride to the entity, not the entity's price
+        sentence = text[max(ls, pos - C.ATTRIBUTION_WINDOW) : ent.start]
+        cut = max(sentence.rfind(ch) for ch in "。；;！？!?")
+        mode = _mode_word(sentence, cut + 1, len(sentence))
         if mode is not None:
             return mode, CLAIM
     return ent.key, CLAIM
-
-
-def _mode_word(text: str, lo: int, pos: int) -> str | None:
-    if P.TAXI_WORDS.search(text, lo, pos):
-        return "taxi"
-    if P.TRANSIT_WORDS.search(text, lo, pos):
-        return "transit"
-    return None
 
 
 def sums_of(values: list[float], k_max: int) -> set[float]:

@@ -168,11 +168,54 @@ DIMENSIONS: dict[str, tuple[Dim, ...]] = {
 
 
 class Grounding:
-    """Positions in the answer of tool-grounded facts, per source name (``pois:hotel``, ``prices`` …)."""
+    """Positions in the answer of tool-grounded facts, per source name (``pois:hotel``, ``prices`` …).
 
-    def __init__(self, tf: ToolFacts, af: AnswerFacts) -> None:
-        self.tf, self.af = tf, af
+    ``pa`` (scorer s2): the JSON plan's fields are facts too (:meth:`plan_facts`)."""
+
+    def __init__(self, tf: ToolFacts, af: AnswerFacts, pa: ParsedAnswer | None = None) -> None:
+        self.tf, self.af, self.pa = tf, af, pa
         self._cache: dict[str, dict[object, list[int]]] = {}
+        self._best_map: dict[str, str] | None = None
+
+    def _best(self) -> dict[str, str]:
+        """Name variant → the tool POI it names (built once)."""
+        if self._best_map is None:
+            self._best_map = {}
+            for e in self.tf.pois.values():
+                for v in e.variants:
+                    self._best_map.setdefault(v, e.name)
+        return self._best_map
+
+    def plan_facts(self, source: str) -> set[object]:
+        """Tool-grounded facts the plan states for ``source`` (same keys as :meth:`facts`)."""
+        pa, tf = self.pa, self.tf
+        if pa is None or not pa.activities:
+            return set()
+        base, _, kind = source.partition(":")
+        out: set[object] = set()
+        for a in pa.activities:
+            name = a.position if a.position in tf.pois else self._best().get(a.position or "")
+            if base == "pois" and name is not None and kind in ("", tf.pois[name].kind):
+                out.add(name)
+            elif base in ("flights", "trains") and a.transport_id:
+                ids = tf.flights if base == "flights" else tf.trains
+                if a.transport_id in ids:
+                    out.add(a.transport_id)
+            elif base == "times" and a.transport_id:
+                out.update(t for t in (a.start_time, a.end_time) if t in tf.times)
+            elif base == "prices" and a.price is not None:
+                key = a.transport_id or a.position
+                if price_matches(tf, key, a.price):
+                    out.add((key, a.price))
+            elif base in ("distances", "durations"):
+                for leg in a.legs:
+                    if base == "distances" and leg.distance:
+                        d = leg.distance * 1000.0
+                        for t in tf.distances:
+                            if abs(t - d) <= C.DISTANCE_MATCH_TOLERANCE * t:
+                                out.add(t)
+                                break
+        return out
 
     def tool_has(self, source: str) -> bool:
         """Whether the tools returned any fact for ``source``."""
@@ -241,19 +284,29 @@ class Grounding:
 def _grounded(text: str, dim: Dim, g: Grounding, days: int) -> float:
     assert dim.kw is not None
     kws = [m.start() for m in dim.kw.finditer(text)]
-    if not kws:
-        return 0.0
     sources = dim.sources
     if dim.fallback and not any(g.tool_has(s) for s in sources):
         sources = dim.fallback
+    target = max(0, dim.target(days))
+    planned = {(s, k) for s in sources for k in g.plan_facts(s)}
+    if not kws and not planned:
+        return 0.0
     if not any(g.tool_has(s) for s in sources):
         return dim.pts * C.STRUCTURAL_CREDIT_RATIO
     facts: dict[object, list[int]] = {}
     for s in sources:
         for k, v in g.facts(s).items():
             facts.setdefault((s, k), []).extend(v)
-    if not facts:
-        return 0.0
+    from_plan = 0.0
+    if planned:
+        # s2: the plan's grounded facts count as stated: full tier when the prose addresses the
+        # topic (its keyword with its context anywhere), half otherwise
+        topical = bool(kws) and (dim.ctx is None or dim.ctx.search(text) is not None)
+        tier = C.TIER_FULL if topical else C.TIER_PROXIMATE
+        count = len(planned | set(facts))
+        from_plan = dim.pts * tier * (min(1.0, count / target) if target > 0 else 1.0)
+    if not facts or not kws:
+        return from_plan
     w = C.TIER2_PROXIMITY_DISTANCE
     proximate = 0
     full = False
@@ -272,9 +325,8 @@ def _grounded(text: str, dim: Dim, g: Grounding, days: int) -> float:
         count = proximate
     else:
         tier, count = C.TIER_DISTANT, len(facts)
-    target = max(0, dim.target(days))
     scale = min(1.0, count / target) if target > 0 else 1.0
-    return dim.pts * tier * scale
+    return max(from_plan, dim.pts * tier * scale)
 
 
 def _verified(text: str, dim: Dim, g: Grounding, days: int) -> float:
@@ -283,7 +335,7 @@ def _verified(text: str, dim: Dim, g: Grounding, days: int) -> float:
         return 0.0
     if not any(g.tool_has(s) for s in dim.sources):
         return dim.pts * C.STRUCTURAL_CREDIT_RATIO
-    matched = sum(len(g.facts(s)) for s in dim.sources)
+    matched = sum(len(set(g.facts(s)) | g.plan_facts(s)) for s in dim.sources)
     if matched == 0:
         return 0.0
     target = max(1, dim.target(days))
@@ -384,7 +436,7 @@ def completeness(
     measures echo on normalised content (s2: :func:`navworld.scoring.echo.normalised_echo_share`)."""
     text = pa.text
     days = max(1, num_days)
-    g = Grounding(tf, af)
+    g = Grounding(tf, af, pa if pa.blanked else None)
     subs: dict[str, float] = {}
     for dim in _dims_for(problem_type, required, tf):
         if targets and dim.name in targets:

@@ -126,6 +126,8 @@ ATTRIBUTION_WINDOW: Final = 60
 """An amount in prose belongs to the nearest entity at most this many characters before it on its
 line (tables: the entity of its cell, else the row's single entity). One rule for IC prices,
 fabrication and transport price claims."""
+OPENING_WINDOW: Final = 12
+"""s2: an opening word at most this many characters before a time makes it an opening-hours claim."""
 ATTRIBUTION_MARK_WINDOW: Final = 8
 """Characters right before an amount read for a total/difference marker (``合计``, ``省``, ``+``)."""
 ATTRIBUTION_MODE_LOOKBACK: Final = 12
@@ -354,5 +356,7 @@ JUDGE_PRICE_SUMMARY_TOLERANCE: Final = 0.15
 ANSWER_MAX_CHARS: Final = 60_000
 """Answer characters examined (longer answers are cut; no real plan is that long)."""
 TOOL_TEXT_CACHE_SIZE: Final = 4096
+POI_MENTIONS_MAX: Final = 40
+"""Mentions of one POI name read per answer (a plan names its hotel every day)."""
 
 __all__ = sorted(name for name in globals() if name.isupper())

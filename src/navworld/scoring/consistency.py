@@ -62,8 +62,13 @@ def _id_weight(text: str, positions: list[int], context: Any) -> float:
     return C.IC_OUT_OF_CONTEXT_WEIGHT
 
 
-def category_matches(tf: ToolFacts, af: AnswerFacts, text: str) -> dict[str, tuple[int, float, int]]:
-    """``category → (matched count, weighted matched, answer fact count)``."""
+def category_matches(
+    tf: ToolFacts, af: AnswerFacts, text: str, strict: bool = False
+) -> dict[str, tuple[int, float, int]]:
+    """``category → (matched count, weighted matched, answer fact count)``.
+
+    ``strict`` (s2): amounts tied to no entity do not count as answer price facts (they can match
+    nothing, so they must not dilute the ones that can)."""
     out: dict[str, tuple[int, float, int]] = {}
     for cat, tool_ids, occ, ctx in (
         ("flights", tf.flights, af.flights, P.FLIGHT_CONTEXT),
@@ -87,7 +92,7 @@ def category_matches(tf: ToolFacts, af: AnswerFacts, text: str) -> dict[str, tup
     out["times"] = (m, float(m), len(at))
     ap = {(k, v) for k, v, _ in af.prices}
     m = sum(1 for k, v in ap if price_matches(tf, k, v))
-    out["prices"] = (m, float(m), len(ap))
+    out["prices"] = (m, float(m), len(ap) if not strict else sum(1 for k, _ in ap if k is not None))
     aw2 = {w for w, _ in af.wind}
     m = len(tf.wind & aw2)
     out["wind_info"] = (m, float(m), len(aw2))
@@ -100,13 +105,15 @@ def category_matches(tf: ToolFacts, af: AnswerFacts, text: str) -> dict[str, tup
 
 
 def info_consistency(
-    tf: ToolFacts, af: AnswerFacts, text: str, minimum: dict[str, int] | None = None, no_facts_credit: bool = True
+    tf: ToolFacts, af: AnswerFacts, text: str, minimum: dict[str, int] | None = None, strict: bool = False
 ) -> ICResult:
     """IC out of 25 (see module docstring); 0 without tool calls or with only error results.
 
     ``minimum`` caps the minimum-quantity rule per category (s2: 2 flights / trains, the options a
-    request asks for); ``no_facts_credit=False`` (s2) gives 0 instead of 12.5 when the tools
-    returned no facts at all."""
+    request asks for). ``strict`` (s2): 0 instead of 12.5 when the tools returned no facts at all;
+    amounts tied to no entity are not counted as answer price facts; the mean runs over the
+    categories the answer cites (omissions are completeness's business), while the breadth rule
+    still counts every category the tools returned."""
     if tf.n_calls == 0:
         return ICResult(0.0, reason="no tool calls")
     if tf.n_ok == 0:
@@ -115,17 +122,20 @@ def info_consistency(
         return ICResult(0.0, reason="every tool call failed")
     sizes = tf.category_sizes()
     if not any(sizes.values()):
-        credit = C.INFO_CONSISTENCY_MAX * C.IC_NO_FACTS_CREDIT if no_facts_credit else 0.0
+        credit = 0.0 if strict else C.INFO_CONSISTENCY_MAX * C.IC_NO_FACTS_CREDIT
         return ICResult(round(credit, 2), reason="tools returned no facts")
-    matches = category_matches(tf, af, text)
+    matches = category_matches(tf, af, text, strict)
     cats: dict[str, dict[str, Any]] = {}
     total = 0.0
     matched_cats = 0
+    n_with_data = sum(1 for cat in C.IC_CATEGORIES if sizes[cat])
     for cat in C.IC_CATEGORIES:
         n_tool = sizes[cat]
         if n_tool == 0:
             continue
         matched, weighted, n_out = matches[cat]
+        if strict and n_out == 0:
+            continue  # s2: a category the answer cites nothing of is not inconsistent (breadth still counts)
         denom = min(n_tool, max(1, n_out))
         normalized = min(1.0, (weighted / denom) / C.INFO_CONSISTENCY_RATIO_DIVISOR)
         below = False
@@ -146,9 +156,10 @@ def info_consistency(
             "below_minimum": below,
         }
     n = len(cats)
-    ic = C.INFO_CONSISTENCY_MAX * total / n
+    ic = C.INFO_CONSISTENCY_MAX * total / n if n else 0.0
     penalty = False
-    if n >= C.INFO_CONSISTENCY_MIN_BREADTH_TOTAL and matched_cats < max(2, (n + 1) // 2):
+    breadth = n_with_data if strict else n
+    if breadth >= C.INFO_CONSISTENCY_MIN_BREADTH_TOTAL and matched_cats < max(2, (breadth + 1) // 2):
         ic *= C.IC_BREADTH_PENALTY_MULTIPLIER
         penalty = True
     return ICResult(round(ic, 4), cats, n, matched_cats, penalty)

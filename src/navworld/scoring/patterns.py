@@ -105,11 +105,14 @@ WEATHER_CONTEXT: Final = _kw(
 )
 EN_WEATHER_COND: Final = re.compile(
     r"(?<![A-Za-z])(thunder ?showers?|thunder ?storms?|light rain|moderate rain|heavy rain|rain ?storms?|"
-    r"showers?|drizzle|light snow|moderate snow|heavy snow|snow ?storms?|snow|sleet|freezing rain|"
-    r"partly cloudy|mostly cloudy|cloudy|overcast|sunny|clear skies|clear|foggy|fog|hazy|haze|rain)(?![A-Za-z])",
+    r"showers?|drizzle|light snow|moderate snow|heavy snow|snow ?storms?|sleet|freezing rain|"
+    r"partly cloudy|mostly cloudy|cloudy|overcast|sunny|clear skies|foggy|fog|hazy|haze)(?![A-Za-z])",
     re.IGNORECASE,
 )
-"""English condition words (read on weather lines); :data:`EN_WEATHER_MAP` gives their Chinese forms."""
+"""English condition words (read on weather lines); :data:`EN_WEATHER_MAP` gives their Chinese forms.
+Bare ``rain``/``snow``/``clear`` are left out: they are as often advice (``rain gear``, ``clear the
+schedule``) as forecasts."""
+EN_NEGATION: Final = re.compile(r"(?<![A-Za-z])(?:no|not|without|isn't|aren't|won't|zero)\s+(?:\w+\s+)?$", re.IGNORECASE)
 EN_WEATHER_MAP: Final[dict[str, tuple[str, ...]]] = {
     "thundershower": ("雷阵雨", "强雷阵雨", "雷阵雨伴有冰雹"),
     "thunderstorm": ("雷阵雨", "强雷阵雨", "雷阵雨伴有冰雹"),
@@ -167,7 +170,7 @@ TOOL_HEADER_NAME: Final = re.compile(
 
 ROAD_SPLIT: Final = re.compile(
     r"[^\u4e00-\u9fa5]+|沿着|沿|进入|驶入|转入|经过|途经|右转|左转|直行|掉头|到达|行驶|前行|继续|穿过|通过|"
-    r"靠左|靠右|方向|千米|公里|米|与|及|约|到|乘坐|步行"
+    r"靠左|靠右|方向|千米|公里|米|与|及|约|到|乘坐|步行|打车|可以|在|回|去|距|离|的|是|从|往|逛"
 )
 ROAD_NAME: Final = re.compile(
     r"[\u4e00-\u9fa5]{1,10}?(?:高速公路|快速路|大道|环路|高架|隧道|立交|大桥|高速|路|街|桥)"
@@ -194,7 +197,7 @@ PLACE_SUFFIX_ONLY: Final = re.compile(
     r"客栈|民宿|茶馆|书院|剧院|大厦|商场|夜市|市场|中心|馆|园|楼|阁|祠|桥"
 )
 PLACE_STOP: Final = re.compile(
-    r"[^\u4e00-\u9fa5A-Za-z0-9·]|游览|参观|前往|到达|抵达|入住|打卡|推荐|品尝|乘坐|步行|打车|返回|出发|然后|之后|"
+    r"[^\u4e00-\u9fa5A-Za-z0-9·]|[一两几这那每哪多][家座个处]|搜索|距离?|游览|参观|前往|到达|抵达|入住|打卡|推荐|品尝|乘坐|步行|打车|返回|出发|然后|之后|"
     r"接着|再去|去|逛|在|从|至|到|和|与|及|或|住|吃|晚餐|午餐|早餐|附近|周边|建议|可以|选择|位于|距离|"
     r"的|回|内|个|这|那|些|每|各|就|也|都|又|还|要|会|能|把|让|给|被|是|有|没|不|很|最|更|才|先|再|即|便"
 )
@@ -213,6 +216,23 @@ NAME_NOISE: Final = re.compile(r"[\s·・\-—–_,，。、()（）\[\]【】�
 BRANCH_SUFFIX: Final = re.compile(r"[（(][^）)]{1,20}[)）]\s*$")
 GENERIC_NAME_PARTS: Final = frozenset(
     {
+        "入园",
+        "登山",
+        "爬山",
+        "下山",
+        "上山",
+        "场馆",
+        "展馆",
+        "闭馆",
+        "开馆",
+        "进馆",
+        "素食餐厅",
+        "家庭餐厅",
+        "亲子餐厅",
+        "特色餐厅",
+        "本地餐厅",
+        "连锁酒店",
+        "经济型酒店",
         "景区",
         "公园",
         "酒店",
@@ -255,6 +275,12 @@ ALTERNATIVE_WORDS: Final = _kw(
     r"备选|可选|其他|也可|或者|或|如果|若|雨天|替代|备用|不推荐|不建议|放弃|对比|比较|alternative|option|instead|otherwise|or |if "
 )
 """A line offering alternatives: a name scheduled there need not be in the plan."""
+OPENING_BEFORE: Final = re.compile(
+    r"开放|营业|开门|闭馆|关门|开园|闭园|开馆|入园时间|[Oo]pen(?:s|ing)?|[Hh]ours|[Cc]loses?"
+)
+"""Right before a time (within OPENING_WINDOW): the time is an opening-hours claim."""
+OPENING_HEADER: Final = re.compile(r"开放|营业|[Oo]pen|[Hh]ours")
+"""A table column of opening hours."""
 MAX_PER_DAY_PROGRAM: Final = re.compile(r"if count > ([0-9]{1,2}):")
 """The per-day cap of an "at most N attractions a day" program."""
 ECHO_DROP: Final = re.compile(r"[^\u4e00-\u9fffA-Za-z0-9]+")
@@ -278,51 +304,51 @@ FORMAT_KEYWORDS: Final[dict[str, re.Pattern[str]]] = {
 # --------------------------------------------------------------------------- completeness keywords / contexts
 
 
-KW_FLIGHT: Final = _kw(r"航班|飞机|机票|flight")
-KW_TRAIN: Final = _kw(r"火车|高铁|动车|车次|列车|train")
-KW_TRANSPORT_PLAN: Final = _kw(r"航班|飞机|机票|火车|高铁|动车|车次|列车|flight|train")
-KW_TIMES: Final = _kw(r"出发|到达|发车|起飞|抵达|降落|depart|arriv")
-CTX_TIMES: Final = _kw(r"航班|车次|高铁|动车|飞机|列车|火车|机场|站")
+KW_FLIGHT: Final = _kw(r"航班|飞机|机票|flight|plane|airfare")
+KW_TRAIN: Final = _kw(r"火车|高铁|动车|车次|列车|train|rail")
+KW_TRANSPORT_PLAN: Final = _kw(r"航班|飞机|机票|火车|高铁|动车|车次|列车|flight|train|rail")
+KW_TIMES: Final = _kw(r"出发|到达|发车|起飞|抵达|降落|depart|arriv|leave|land")
+CTX_TIMES: Final = _kw(r"航班|车次|高铁|动车|飞机|列车|火车|机场|站|flight|train|station|airport")
 KW_PRICE: Final = _kw(r"价格|费用|票价|花费|price|fare|cost")
-CTX_PRICE: Final = _kw(r"元|二等座|一等座|经济舱|商务座|公务舱|硬卧|软卧|硬座|¥|￥")
-KW_RECOMMEND: Final = _kw(r"推荐|建议|最佳|首选|recommend")
-CTX_REASON: Final = _kw(r"因为|由于|综合|性价比|适合|考虑|相比|更|所以|because|since")
-KW_ATTRACTION: Final = _kw(r"景点|游览|参观|景区|打卡|sightseeing|visit")
-CTX_ATTRACTION: Final = _kw(r"门票|开放|小时|时间|上午|下午|[0-9]{1,2}[:：][0-9]{2}")
-KW_DINING: Final = _kw(r"餐|吃|美食|小吃|菜|restaurant|food|lunch|dinner")
-CTX_DINING: Final = _kw(r"人均|推荐|特色|招牌|必点|口味|元")
-KW_LODGING: Final = _kw(r"住宿|酒店|宾馆|入住|客栈|民宿|hotel")
-CTX_LODGING: Final = _kw(r"每晚|房|星|晚|元|位置|交通")
-KW_TRANSPORT_LOCAL: Final = _kw(r"交通|出行|打车|地铁|公交|步行|驾车|骑行|taxi|metro|walk")
-CTX_TRANSPORT_LOCAL: Final = _kw(r"公里|千米|分钟|小时|约|距离|km")
-KW_BUDGET: Final = _kw(r"预算|费用|花费|合计|总计|开销|budget|total")
-CTX_BUDGET: Final = _kw(r"总|合计|共|元|人均|每人")
-KW_WEATHER: Final = _kw(r"天气|气温|温度|预报|weather")
-CTX_WEATHER: Final = _kw(r"穿|带|注意|建议|防|伞|℃|度")
-KW_TOUR: Final = _kw(r"游览|参观|路线|景点|行程|tour|route")
-CTX_TOUR: Final = _kw(r"先|然后|接着|之后|最后|上午|下午|小时|[0-9]{1,2}[:：][0-9]{2}")
-KW_NEARBY: Final = _kw(r"周边|附近|周围|就近|nearby")
-CTX_NEARBY: Final = _kw(r"米|公里|步行|距离|分钟|推荐")
-KW_LOCAL_DISTANCE: Final = _kw(r"交通|前往|到达|打车|地铁|公交|步行|驾车|距离|路程|出行")
-KW_TICKETS: Final = _kw(r"门票|票价|开放|开门|营业|提示|注意|贴士|tips?|ticket")
-CTX_TICKETS: Final = _kw(r"元|时间|[0-9]{1,2}[:：][0-9]{2}|免费|预约")
-KW_RESTAURANT: Final = _kw(r"餐厅|饭店|美食|小吃|馆|店|restaurant")
-CTX_RESTAURANT: Final = _kw(r"人均|评分|推荐|特色|元|地址")
-KW_DISHES: Final = _kw(r"菜|招牌|必点|必吃|特色|推荐|dish")
-CTX_DISHES: Final = _kw(r"口味|味道|鲜|辣|甜|香|嫩|酥|、")
-KW_ROUTE: Final = _kw(r"路线|顺序|先|然后|接着|步行|打车|地铁|route")
-CTX_ROUTE: Final = _kw(r"公里|千米|米|分钟|距离|约")
-KW_COST: Final = _kw(r"人均|费用|花费|预算|价格|合计|cost")
-KW_TIPS: Final = _kw(r"提示|建议|注意|贴士|tips?|小贴士")
-CTX_TIPS: Final = _kw(r"天气|排队|预约|高峰|带|穿|避开")
-KW_HOTEL: Final = _kw(r"酒店|住宿|宾馆|入住|hotel")
-KW_BUSINESS: Final = _kw(r"商务|会议|办公|wifi|网络|会展|会客|business|meeting")
-CTX_BUSINESS: Final = _kw(r"设施|距离|方便|附近|会议室|打印|安静|交通")
-KW_FAMILY: Final = _kw(r"亲子|儿童|孩子|家庭|小朋友|family|kids?")
-CTX_FAMILY: Final = _kw(r"适合|安全|互动|体验|休息|年龄")
-KW_EDUCATION: Final = _kw(r"学习|教育|科普|博物馆|科技馆|研学|了解|知识|museum")
-CTX_EDUCATION: Final = _kw(r"展|讲解|体验|历史|科学|文化")
-KW_DINING_LODGING: Final = _kw(r"餐|吃|美食|住宿|酒店|宾馆|入住")
+CTX_PRICE: Final = _kw(r"元|二等座|一等座|经济舱|商务座|公务舱|硬卧|软卧|硬座|¥|￥|CNY|RMB|yuan|second class|economy|first class")
+KW_RECOMMEND: Final = _kw(r"推荐|建议|最佳|首选|recommend|suggest|best|pick|choose|go with")
+CTX_REASON: Final = _kw(r"因为|由于|综合|性价比|适合|考虑|相比|更|所以|because|since|cheaper|faster|compared|better|so that|which means")
+KW_ATTRACTION: Final = _kw(r"景点|游览|参观|景区|打卡|sightseeing|visit|attraction|sight|tour|museum|park|temple|explore")
+CTX_ATTRACTION: Final = _kw(r"门票|开放|小时|时间|上午|下午|[0-9]{1,2}[:：][0-9]{2}|ticket|admission|open|hours|morning|afternoon")
+KW_DINING: Final = _kw(r"餐|吃|美食|小吃|菜|restaurant|food|lunch|dinner|breakfast|eat|meal|dish")
+CTX_DINING: Final = _kw(r"人均|推荐|特色|招牌|必点|口味|元|per person|recommend|signature|specialt|taste|CNY|RMB")
+KW_LODGING: Final = _kw(r"住宿|酒店|宾馆|入住|客栈|民宿|hotel|stay|accommodation|room|check in")
+CTX_LODGING: Final = _kw(r"每晚|房|星|晚|元|位置|交通|night|room|star|location|CNY|RMB")
+KW_TRANSPORT_LOCAL: Final = _kw(r"交通|出行|打车|地铁|公交|步行|驾车|骑行|taxi|metro|walk|subway|bus|drive|transport|ride")
+CTX_TRANSPORT_LOCAL: Final = _kw(r"公里|千米|分钟|小时|约|距离|km|min|distance|minutes|about")
+KW_BUDGET: Final = _kw(r"预算|费用|花费|合计|总计|开销|budget|total|cost|spend")
+CTX_BUDGET: Final = _kw(r"总|合计|共|元|人均|每人|total|per person|CNY|RMB|yuan|each")
+KW_WEATHER: Final = _kw(r"天气|气温|温度|预报|weather|forecast|temperature")
+CTX_WEATHER: Final = _kw(r"穿|带|注意|建议|防|伞|℃|度|wear|bring|umbrella|jacket|layer|sunscreen|rain|cool|warm")
+KW_TOUR: Final = _kw(r"游览|参观|路线|景点|行程|tour|route|itinerary|visit|schedule")
+CTX_TOUR: Final = _kw(r"先|然后|接着|之后|最后|上午|下午|小时|[0-9]{1,2}[:：][0-9]{2}|first|then|next|after|finally|morning|afternoon")
+KW_NEARBY: Final = _kw(r"周边|附近|周围|就近|nearby|near|around|close to|walking distance")
+CTX_NEARBY: Final = _kw(r"米|公里|步行|距离|分钟|推荐|walk|minutes|distance|km|recommend")
+KW_LOCAL_DISTANCE: Final = _kw(r"交通|前往|到达|打车|地铁|公交|步行|驾车|距离|路程|出行|taxi|metro|subway|bus|walk|distance|drive|ride")
+KW_TICKETS: Final = _kw(r"门票|票价|开放|开门|营业|提示|注意|贴士|tips?|ticket|admission|entry|open|hours|note")
+CTX_TICKETS: Final = _kw(r"元|时间|[0-9]{1,2}[:：][0-9]{2}|免费|预约|CNY|RMB|yuan|free|reservation|book")
+KW_RESTAURANT: Final = _kw(r"餐厅|饭店|美食|小吃|馆|店|restaurant|eatery|diner|food")
+CTX_RESTAURANT: Final = _kw(r"人均|评分|推荐|特色|元|地址|per person|rating|signature|CNY|RMB|address")
+KW_DISHES: Final = _kw(r"菜|招牌|必点|必吃|特色|推荐|dish|signature|must-try|specialt")
+CTX_DISHES: Final = _kw(r"口味|味道|鲜|辣|甜|香|嫩|酥|、|taste|spicy|sweet|fresh|crispy|savory|rich")
+KW_ROUTE: Final = _kw(r"路线|顺序|先|然后|接着|步行|打车|地铁|route|order|first|then|next|walk|taxi|metro")
+CTX_ROUTE: Final = _kw(r"公里|千米|米|分钟|距离|约|km|minutes|distance|about")
+KW_COST: Final = _kw(r"人均|费用|花费|预算|价格|合计|cost|per person|price|total|budget")
+KW_TIPS: Final = _kw(r"提示|建议|注意|贴士|tips?|小贴士|advice|note|suggest")
+CTX_TIPS: Final = _kw(r"天气|排队|预约|高峰|带|穿|避开|weather|queue|book|peak|bring|wear|avoid")
+KW_HOTEL: Final = _kw(r"酒店|住宿|宾馆|入住|hotel|stay|accommodation")
+KW_BUSINESS: Final = _kw(r"商务|会议|办公|wifi|网络|会展|会客|business|meeting|work|conference|client")
+CTX_BUSINESS: Final = _kw(r"设施|距离|方便|附近|会议室|打印|安静|交通|wifi|desk|quiet|distance|convenient|near|facilit")
+KW_FAMILY: Final = _kw(r"亲子|儿童|孩子|家庭|小朋友|family|kids?|child|children")
+CTX_FAMILY: Final = _kw(r"适合|安全|互动|体验|休息|年龄|suitable|safe|interactive|hands-on|rest|age|friendly")
+KW_EDUCATION: Final = _kw(r"学习|教育|科普|博物馆|科技馆|研学|了解|知识|museum|learn|science|education|history|exhibit")
+CTX_EDUCATION: Final = _kw(r"展|讲解|体验|历史|科学|文化|exhibit|guide|hands-on|history|science|culture")
+KW_DINING_LODGING: Final = _kw(r"餐|吃|美食|住宿|酒店|宾馆|入住|hotel|restaurant|eat|stay|meal")
 
 # --------------------------------------------------------------------------- judge summary signals
 
@@ -386,12 +412,17 @@ TIME_FACT_CONTEXT: Final = _kw(
     r"FlightID|TrainID|airplane|train|depart|arriv|open"
 )
 TAXI_WORDS: Final = _kw(r"打车|出租车|的士|网约车|滴滴|taxi")
-TRANSIT_WORDS: Final = _kw(r"地铁|公交|轨道交通|公共交通|metro|bus")
+TRANSIT_WORDS: Final = re.compile(
+    _kw(r"地铁|公交|轨道交通|公共交通|轻轨|有轨电车|号线|BRT|metro|bus|subway|line").pattern + r"|[0-9]{1,3}路(?![0-9])"
+)
 POI_PRICE_WORDS: Final = _kw(r"人均|门票|票价|每晚|房价|房费|一晚|成人票|学生票|消费|ticket|per night")
 CLAIM_STOP: Final = re.compile(r"[\n。；;]")
+COMPARED_WITH: Final = re.compile(r"(?:比|较|相比|对比|than|compared (?:to|with)|versus|vs\.?)\s*(?:\*\*)?$")
+"""Right before an ID: it is the object of a comparison; the clause's times are the subject's."""
 CLAUSE_END: Final = re.compile(r"[；;。!！?？]")
 TOTAL_WORDS: Final = re.compile(
-    r"[=＝]|合计|总计|共计|一共|总共|小计|总价|总费用|总额|约合|共|[Tt]otal|[Ss]ubtotal|altogether|in all"
+    r"[=＝]|合计|总计|共计|一共|总共|小计|总价|总费用|总额|约合|共|往返|来回|全天|全程花费|[Tt]otal|[Ss]ubtotal|"
+    r"altogether|in all|round[- ]trip|both ways"
 )
 """Between an entity and an amount: the amount is a total, not the entity's price."""
 MULTIPLIER: Final = re.compile(
@@ -405,9 +436,20 @@ DIFFERENCE_WORDS: Final = re.compile(
 )
 """Between an entity and an amount: the amount is a difference or a saving."""
 DERIVED_BEFORE: Final = re.compile(
-    r"(?:[=＝+＋×*]|(?<![A-Za-z])[xX]|合计|总计|共计|一共|总共|小计|总价|总费用|约合|共|省下?|节省|便宜|贵|多花|差价|剩余|剩|结余|"
-    r"超出|超支|多出|[Tt]otal|[Ss]ubtotal)\s*(?:了|约|大约|为|是|:|：)?\s*(?:[¥￥]|CNY|RMB)?\s*$"
+    r"(?:[=＝+＋×*]|(?<![A-Za-z0-9])-|(?<![A-Za-z])[xX]|合计|总计|共计|一共|总共|小计|总价|总费用|约合|共|省下?|节省|便宜|贵|多花|"
+    r"少花|差价|剩余|剩|结余|超出|超支|多出|往返|来回|预算|[Tt]otal|[Ss]ubtotal|[Bb]udget|saves?(?: only)?|costs? (?:only )?"
+    r"(?:an extra|more|less)|extra|under|over|leaves?|left)\s*(?:了|约|大约|为|是|:|：|only|just|about)?\s*(?:[¥￥]|CNY|RMB)?\s*$"
 )
+AMOUNT_AT: Final = re.compile(r"(?:[¥￥]|CNY|RMB)?\s*[0-9][0-9,]*(?:\.[0-9]+)?")
+"""An amount at a known position (to read what follows it)."""
+DERIVED_AFTER: Final = re.compile(
+    r"\s*(?:元|块|yuan|RMB|CNY)?\s*(?:的)?\s*(?:预算|budget|under|over|left|remaining|cheaper|more|less|extra)(?![A-Za-z])"
+)
+"""Right after an amount: it is a budget, a difference or what is left (``¥920 under your budget``)."""
+REFERENCE_POINT: Final = re.compile(r"(?:距离?|离|靠近|邻近|from|near|next to)\s*[「『“\"]?$")
+"""A POI right after one of these is a reference point (``距孔望山 2409米``), not the subject of a price."""
+UNIT_PRICE_AFTER: Final = re.compile(r"\s*(?:元|块)?\s*(?:/|每)\s*(?:人|晚|间|位|张|person|night|room)|\s*(?:per|pp)\b")
+"""An amount written as a unit price (``398元/晚``, ``60 per person``)."""
 """Right before an amount (a few characters): a total, sum, difference or saving marker."""
 TOTAL_HEADER: Final = re.compile(r"合计|小计|总计|总价|总费用|总额|费用合计|共计|[Ss]ubtotal|[Tt]otal|[Ss]um")
 """A table column whose cells are totals."""

@@ -149,7 +149,7 @@ class TravelScorer:
         tf = extract_tool_facts(calls, topic, trip)
         tf.admin_names |= {c for c in (prob.origin_city, prob.destination_city) if c}
         pa = parse_answer(answer, blank_json=prof.trajectory)
-        af = extract_answer_facts(pa, tf, prob.group_size, max(1, prob.num_days - 1))
+        af = extract_answer_facts(pa, tf, prob.group_size, max(1, prob.num_days - 1), prof.trajectory)
         ptype = prob.problem_type
         required = hard.required_tools(ptype, prob.required_tools)
         used = tools_used(tf, af, pa) if prof.trajectory else None
@@ -161,7 +161,7 @@ class TravelScorer:
             "tool_quality": hard.tool_quality(required, calls, tf, used),
         }
         minimum = {"flights": C.TRANSPORT_MIN_MATCHES, "trains": C.TRANSPORT_MIN_MATCHES} if prof.request_targets else None
-        ic = info_consistency(tf, af, pa.text, minimum, no_facts_credit=not prof.trajectory)
+        ic = info_consistency(tf, af, pa.text, minimum, strict=prof.trajectory)
         targets = request_targets(prob) if prof.request_targets else None
         comp, subs, echo = completeness(ptype, prob.num_days, required, pa, tf, af, targets, prof.normalised_echo)
         checks["tool_info_used"] = hard.tool_info_used(ptype, ic.score, not tf.is_empty())

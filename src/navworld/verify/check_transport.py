@@ -47,6 +47,11 @@ DURATION_SLOW = 1.5
 DURATION_SLOW_ABS_MIN = 20.0
 """… nor slower than 150 % plus 20 minutes (waiting, rounding)."""
 BIKE_PRICE_MAX = 10.0
+FARE_REL = 0.05
+FARE_ABS = 2.0
+"""A leg's taxi/transit fare passes within ±(2 元 or 5 %, whichever is larger) of the world's fare for
+the route between its endpoints: a fare the ``direction`` tool quoted for a point a few hundred
+metres from the POI (the coordinates a model typed) stays within it, a made-up fare does not."""
 """A shared bicycle may cost 0–10 元 per person."""
 WALK_FREE_TOL = 0.005
 """Walking is free: a walk leg's price and cost must be 0 within half a fen (not the ±1 元 of money_ok)."""
@@ -147,7 +152,7 @@ def _walk_charged(amount: float | None) -> bool:
     return amount is not None and abs(amount) > WALK_FREE_TOL
 
 
-@check("transport_price", "transport", "each hop's price matches its route: taxi fare per car, transit fare per person, walking free")
+@check("transport_price", "transport", "each hop's price matches its route (±2 元 or 5 %): taxi fare per car, transit fare per person, walking free")
 def transport_price(cx: CheckContext) -> Iterator[str]:
     for where, legs, mode in _transfers(cx):
         for leg in legs:
@@ -164,7 +169,7 @@ def transport_price(cx: CheckContext) -> Iterator[str]:
             continue
         fare = route.taxi_cost if mode == "taxi" else route.transit_cost
         price = sum(leg.price or 0.0 for leg in legs if leg.mode == mode)
-        if not money_ok(price, fare):
+        if abs(price - fare) > max(FARE_ABS, FARE_REL * fare):
             unit = "per car" if mode == "taxi" else "per person"
             yield f"{where}: {mode} price {price:g}, the route's fare is {fare:g} {unit}"
 
