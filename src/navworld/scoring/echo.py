@@ -4,8 +4,10 @@ The seed compares answer lines with tool lines byte for byte, so a tool dump wit
 of each line, other punctuation or reordered lines passes as original writing. Here both sides
 are normalised to letters, digits and CJK characters (lower case); the answer's prose (the JSON
 plan excluded) is cut into consecutive ``ECHO_SHINGLE_CHARS``-character blocks, and the echo share
-is the fraction of blocks found verbatim in the normalised tool results. Any block of copied
-text is a substring of the tool text, whatever the alignment; original prose rarely is.
+is the fraction of blocks found verbatim in the normalised tool results or earlier in the same
+answer (padding by repetition). Any block of copied text is a substring of its source, whatever
+the alignment; original prose rarely is (honest answers measured: at most 0.19, the penalty
+starts at ``ECHO_SHARE_START`` = 0.3).
 """
 
 from __future__ import annotations
@@ -33,9 +35,16 @@ def normalised_echo_share(pa: ParsedAnswer, tf: ToolFacts) -> float:
         text = text[: pa.json_span[0]] + "\n" + text[pa.json_span[1] :]
     prose = P.ECHO_DROP.sub("", text).lower()
     n = C.ECHO_SHINGLE_CHARS
-    if len(prose) < n or not tf.texts:
+    if len(prose) < n:
         return 0.0
     tool = "\x00".join(normalise_for_echo(t) for t in tf.texts)
-    blocks = [prose[i : i + n] for i in range(0, len(prose) - n + 1, n)]
-    found = sum(1 for b in blocks if b in tool)
+    first: dict[str, int] = {}
+    for i in range(len(prose) - n + 1):
+        first.setdefault(prose[i : i + n], i)
+    found = 0
+    blocks = range(0, len(prose) - n + 1, n)
+    for i in blocks:
+        b = prose[i : i + n]
+        if first[b] <= i - n or b in tool:  # said before in this answer, or copied from a tool result
+            found += 1
     return found / len(blocks)

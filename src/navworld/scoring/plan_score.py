@@ -9,7 +9,9 @@
     agree  = 1 − w₁ · (plan entities the prose never names) − w₂ · (sights, hotels, flights and trains
              the prose schedules or recommends — 游览/入住/乘坐 … right before the name, on a line
              offering no alternative — that the plan lacks)
-    factor = max(PLAN_MISSING_FACTOR, env · logic · agree)
+    content = what the request asks a day to hold: days without a meal (beyond PLAN_MEAL_SLACK) and,
+              for the sightseeing types, days without a sight (beyond PLAN_SIGHT_SLACK), × PLAN_CONTENT_WEIGHT
+    factor = max(PLAN_MISSING_FACTOR, env · logic · agree · content)
 
 A check's *share* is its violations over the activities it applies to (one restaurant used twice
 in nine meals is 1/9; every leg reversed is all of them), so an isolated defect costs a little and
@@ -148,6 +150,24 @@ def _logic(plan: Any, problem: Any, results: list[Any]) -> tuple[float, list[dic
     return factor, failed
 
 
+def _content(plan: Any, problem_type: str) -> tuple[float, dict[str, float]]:
+    """What the request asks a day to hold: meals on every day without a train/flight, and (for the
+    sightseeing types) sights. Vacuous plans — every meal removed, days with nothing to see — pass
+    the checks (nothing to violate), so their emptiness is graded here, beyond a slack."""
+    full = [d for d in plan.itinerary if not any(a.is_intercity for a in d.activities)]
+    if not full:
+        return 1.0, {}
+    detail: dict[str, float] = {}
+    no_meal = sum(1 for d in full if not any(a.type in ("lunch", "dinner") for a in d.activities)) / len(full)
+    factor = 1.0 - C.PLAN_CONTENT_WEIGHT * max(0.0, no_meal - C.PLAN_MEAL_SLACK) / (1.0 - C.PLAN_MEAL_SLACK)
+    detail["days_without_meals"] = round(no_meal, 3)
+    if problem_type in C.SIGHTSEEING_TYPES:
+        no_sight = sum(1 for d in full if not any(a.type == "attraction" for a in d.activities)) / len(full)
+        factor *= 1.0 - C.PLAN_CONTENT_WEIGHT * max(0.0, no_sight - C.PLAN_SIGHT_SLACK) / (1.0 - C.PLAN_SIGHT_SLACK)
+        detail["days_without_sights"] = round(no_sight, 3)
+    return factor, detail
+
+
 def _mentioned(name: str, prose: str, tf: ToolFacts) -> bool:
     if not name:
         return True
@@ -223,12 +243,15 @@ def assess_plan(
         env *= 1.0 - weight * share
     logic, failed_programs = _logic(plan, problem, list((verification.get("logic") or {}).get("results") or []))
     agree, agree_detail = _agreement(plan, pa, tf, prose_pois, prose_ids or [])
-    factor = max(C.PLAN_MISSING_FACTOR, env * logic * agree)
+    content, content_detail = _content(plan, problem.problem_type)
+    factor = max(C.PLAN_MISSING_FACTOR, env * logic * agree * content)
     detail = {
         "delivered": True,
         "env_factor": round(env, 4),
         "logic_factor": round(logic, 4),
         "agreement_factor": round(agree, 4),
+        "content_factor": round(content, 4),
+        **content_detail,
         "total_cost": round(_plan_total(plan), 2),
         "check_penalties": penalties,
         "failed_programs": failed_programs,

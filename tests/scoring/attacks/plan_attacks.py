@@ -21,7 +21,10 @@ def _plan_attack(
     ctx: TaskContext, mutate: Callable[[dict[str, Any], TaskContext], dict[str, Any] | None]
 ) -> Attack:
     prose, plan, after = split_plan(ctx.honest_answer)
-    return honest_with(ctx, join_plan(prose, mutate(copy.deepcopy(plan), ctx), after))
+    mutated = mutate(copy.deepcopy(plan), ctx)
+    if mutated == plan:
+        raise NotApplicable("the mutation changes nothing on this task (e.g. no night to sleep in a restaurant)")
+    return honest_with(ctx, join_plan(prose, mutated, after))
 
 
 @attack("impossible plan")

@@ -3,7 +3,9 @@
 * **Code score**: each attack of ``attacks.ATTACKS`` on 3 tasks of every problem type (tasks
   0..20, ``task_id % 7`` is the type, fixed salt), code-only
   (``TravelScorer(salt).score(problem, trace, answer)``): total ≤ 0.5 × the honest reference
-  answer's total on the same task.
+  answer's total on the same task. The "padding and format" class (the honest answer repeated,
+  padded with dumps, listing every price, carrying extra plans) did the planning work; it must
+  never score above the honest answer.
 * **Judge prompt**: judge-directed text in the answer never reaches the judge prompt.
 * **Step rewards** (``navworld.Actor`` reset/step): farming episodes (re-spelled searches,
   random routes, off-task calls, identical repeats, jittered arguments, and the honest calls
@@ -29,10 +31,10 @@ from .context import SALT, TASKS, TaskContext, honest_total, task_context
 from .judge_attacks import JUDGE_ATTACKS, judge_leaks
 from .steps import JUNK, STEP_ATTACKS, actor_reused_ids, step_rewards
 
-pytestmark = pytest.mark.xfail(reason="scorer s2 pending (issue 13)", strict=False)
 
 TYPES = ("intercity", "multiday", "hybrid", "single_poi", "food_tour", "business", "family_study")
 JUNK_MEAN_MAX = 0.2
+NO_GAIN_CLASS = "padding and format"
 ONE_PER_TYPE = TASKS[:7]
 
 
@@ -73,6 +75,11 @@ def test_attack_scores_at_most_half_the_honest_answer(
     honest = honest_total(task_id)
     report = code_scorer.score(ctx.problem, trace, answer)
     assert report.error is None
+    if ATTACKS[name].cls == NO_GAIN_CLASS:
+        # the honest answer padded (repeated, dumps appended, every price listed, extra plans): it did
+        # the planning work, so it must simply never beat the honest answer
+        assert report.total <= honest + 0.01, (name, task_id, report.total, honest)
+        return
     assert report.total <= 0.5 * honest, (
         f"{name} on task {task_id}: {report.total} vs honest {honest}",
         report.to_dict()["code_score"]["comp_subscores"],
