@@ -17,7 +17,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from navworld.core.errors import ConfigError
 from navworld.core.problem import Problem
-from navworld.runner.config import DEFAULT_API_KEY_ENVS, AgentSpec
+from navworld.runner.config import DEFAULT_API_KEY_ENVS, AgentSpec, public_url
 
 __all__ = [
     "AgentUnavailable",
@@ -26,6 +26,7 @@ __all__ = [
     "ReferenceAgentAdapter",
     "RunRecord",
     "build_agent",
+    "name_endpoint",
     "resolve_api_key",
 ]
 
@@ -108,6 +109,18 @@ class EpisodeAgent(Protocol):
         ...
 
 
+def name_endpoint(error: str, model: str, base_url: str) -> str:
+    """``error`` with the model and endpoint named (once), so a row says *which* endpoint failed.
+
+    >>> name_endpoint("connection: Connection error.", "m", "http://127.0.0.1:9/v1")
+    'connection: Connection error. [model m at http://127.0.0.1:9/v1]'
+    """
+    url = public_url(base_url) or base_url
+    if url in error:
+        return error
+    return f"{error} [model {model} at {url}]"
+
+
 def resolve_api_key(env_name: str | None) -> str | None:
     """Read an API key from the named environment variable, or from the default chain.
 
@@ -182,6 +195,8 @@ class ModelAgent:
         record = RunRecord.coerce(result)
         if not record.seconds:
             record.seconds = time.perf_counter() - started
+        if record.error:
+            record.error = name_endpoint(record.error, self.model, self.base_url)
         return record
 
     async def aclose(self) -> None:
