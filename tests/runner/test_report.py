@@ -8,6 +8,9 @@ from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
+import base64
+import lzma
+
 from navworld.runner.metrics import task_plan_metrics
 from navworld.runner.report import build_report, failed_checks, write_report
 from navworld.runner.results import ResultsStore
@@ -90,6 +93,14 @@ def make_row(task: int, score: float, *, text: str = "answer", epoch: int = 0) -
     }
 
 
+def fragments(html: str) -> list[str]:
+    """The drill-down fragments stored (LZMA, base64) in a report, in row order."""
+    out: list[str] = []
+    for data in re.findall(r'<script type="text/plain" id="chunk-\d+">([^<]*)</script>', html):
+        out.extend(json.loads(lzma.decompress(base64.b64decode(data)).decode("utf-8")))
+    return out
+
+
 def _run(tmp: Path, name: str, scores: list[float], text: str = "answer") -> Path:
     run_dir = tmp / name
     ResultsStore(run_dir, fsync=False).extend(make_row(i, s, text=text) for i, s in enumerate(scores))
@@ -106,11 +117,20 @@ def test_report_is_offline_and_escapes_model_text(tmp_path: Path) -> None:
     assert not re.search(r"""(src|href)\s*=\s*["']?\s*(https?:)?//""", markup, re.I)
     assert "<link" not in markup and "@import" not in markup and "url(" not in markup
     assert parser.imgs == 0, "model text must never become an element"
-    assert EVIL not in html and "&lt;script&gt;alert(" in html
-    assert html.count("plotly.js v") <= 2  # the library is inlined once (banner comment)
+    drill = fragments(html)
+    assert len(drill) == 3
+    for text in (html, *drill):
+        assert EVIL not in text
+    assert all("&lt;script&gt;alert(" in f for f in drill)
+    for f in drill:  # the fragments are escaped HTML too
+        inner = _Assets()
+        inner.feed(f)
+        assert inner.scripts == 0 and inner.imgs == 0
+    assert "plotly" not in html.lower()
     for div in ("fig-scores", "fig-problem_type", "fig-difficulty", "fig-metrics"):
         assert f'id="{div}"' in html
-    assert 'id="task-0-0"' in html and "budget exceeded" in html and "环境" not in html[:100]
+    assert html.count("<svg") == 4
+    assert 'id="task-0-0"' in html and "budget exceeded" in drill[0] and "环境" not in html[:100]
 
 
 def test_failed_checks_lists_reasons() -> None:

@@ -14,7 +14,7 @@ from navworld.core.errors import ConfigError
 __all__ = ["attention_lines", "exit_status", "parse_fail_under", "plain_line", "print_summary_table"]
 
 PLAIN_KEYS = ("tasks", "completed", "errors", "new", "score_mean", "success_rate", "fpr", "seconds")
-_HIDDEN = {"not_applicable", "error_kinds", "judge_failures"}
+_HIDDEN = {"not_applicable", "error_kinds", "judge_failures", "new_errors"}
 
 
 def _value(summary: dict[str, Any], key: str) -> str:

@@ -27,6 +27,7 @@ __all__ = [
     "RunRecord",
     "build_agent",
     "name_endpoint",
+    "wire_model",
     "resolve_api_key",
 ]
 
@@ -109,6 +110,19 @@ class EpisodeAgent(Protocol):
         ...
 
 
+REFERENCE_MODEL = "navworld-reference"
+"""The reference endpoint's model name (``navworld serve``); ``@<salt>`` makes it plan on that salt."""
+
+
+def wire_model(model: str, salt: str) -> str:
+    """The model name sent to the endpoint: ``navworld-reference`` gains the run's salt.
+
+    >>> wire_model("navworld-reference", "2900"), wire_model("qwen3-8b", "2900")
+    ('navworld-reference@2900', 'qwen3-8b')
+    """
+    return f"{REFERENCE_MODEL}@{salt}" if model == REFERENCE_MODEL and salt else model
+
+
 def name_endpoint(error: str, model: str, base_url: str) -> str:
     """``error`` with the model and endpoint named (once), so a row says *which* endpoint failed.
 
@@ -184,7 +198,7 @@ class ModelAgent:
             runner(
                 problem,
                 world,
-                model=self.model,
+                model=wire_model(self.model, salt),
                 base_url=self.base_url,
                 api_key=self._api_key or "EMPTY",
                 temperature=self.temperature,
