@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
+import base64
 import json
+import lzma
 import re
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
-
-import base64
-import lzma
 
 from navworld.runner.metrics import task_plan_metrics
 from navworld.runner.report import build_report, failed_checks, write_report

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import json
 import re
-from html import unescape as html_unescape
 import shutil
 import subprocess
 import tempfile
+from html import unescape as html_unescape
 from pathlib import Path
 
 import pytest

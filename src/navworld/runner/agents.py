@@ -27,8 +27,8 @@ __all__ = [
     "RunRecord",
     "build_agent",
     "name_endpoint",
-    "wire_model",
     "resolve_api_key",
+    "wire_model",
 ]
 
 

@@ -116,7 +116,9 @@ def _code_only_reason(scored: list[dict[str, Any]]) -> str | None:
 
 def _judge_failures(rows: list[dict[str, Any]]) -> dict[str, Any]:
     """``{"count", "of", "rows": ["task/epoch", …], "reasons": {reason: n}}`` over judged rows."""
-    failed = [r for r in rows if is_judge_failure(r)]
+    failed = sorted(
+        (r for r in rows if is_judge_failure(r)), key=lambda r: (int(r.get("task_id", 0)), int(r.get("epoch", 0)))
+    )
     return {
         "count": len(failed),
         "of": sum(1 for r in rows if r.get("judge") and not r.get("error")),
