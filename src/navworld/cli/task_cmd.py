@@ -34,6 +34,7 @@ def parse_task_id(text: str) -> int:
 
 
 def _human(problem: Any) -> str:
+    from rich.console import Console
     from rich.table import Table
 
     console = Console(file=None, record=True, width=110, force_terminal=False, color_system=None)
