@@ -23,7 +23,7 @@ MAX_MESSAGE_CHARS = 20_000
 """Each trace message is cut to this many characters in the report (results.jsonl keeps all)."""
 CHUNK_BYTES = 400_000
 """Uncompressed size of a chunk of drill-downs (about 0.1 s to decompress in a browser)."""
-_FILTERS = [{"id": lzma.FILTER_LZMA1, "preset": 9, "dict_size": 1 << 20}]
+_FILTERS = [{"id": lzma.FILTER_LZMA1, "preset": 6, "dict_size": 1 << 20}]
 
 
 def cut(text: Any, limit: int = MAX_MESSAGE_CHARS) -> str:
