@@ -146,3 +146,26 @@ def test_comparison_section(tmp_path: Path) -> None:
     assert 'id="comparison"' in html
     assert "2 shared tasks" in html
     assert "better on 1, worse on 1" in html
+
+
+def test_rows_show_finish_truncation_errors_and_judge(tmp_path: Path) -> None:
+    run_dir = tmp_path / "r"
+    ok = make_row(0, 70.0) | {"finish": "max_steps", "truncated": True, "judge": {"models": ["j"], "base_url": "u"}}
+    ok["report"] = {**ok["report"], "llm_error": None, "llm_score": {"subtotal": 31.0}}
+    error = make_row(1, 0.0) | {"score": None, "error": "connection: Connection error. [model m at http://h/v1]",
+                                "report": None, "finish": "error"}  # fmt: skip
+    error["plan"] = {**error["plan"], "verification": None, "metrics": None}
+    judged = make_row(2, 40.0) | {"judge": {"models": ["j"], "base_url": "u"}, "finish": "no_final_answer"}
+    judged["report"] = {**judged["report"], "llm_error": "unparseable reply: echo of the prompt"}
+    ResultsStore(run_dir, fsync=False).extend([ok, error, judged])
+    html = build_report(run_dir)
+    rows = re.findall(r'<details class="task".*?</details>', html, re.S)
+    assert len(rows) == 3
+    assert "max_steps" in rows[0] and "✂ cut" in rows[0] and ">31.0<" in rows[0]
+    assert 'data-status="error"' in rows[1] and "not verified" in rows[1] and "not passed" not in rows[1]
+    assert "connection: Connection error." in rows[1]
+    assert "judge failed" in rows[2] and "no_final_answer" in rows[2]
+    assert "judge failed on 1 of 2 rows: unparseable reply" in html
+    assert "1 rows failed on infrastructure (connection ×1)" in html
+    drill = fragments(html)
+    assert "Infrastructure error" in drill[1] and "Judge failed" in drill[2] and "cut at max_tokens" in drill[0]

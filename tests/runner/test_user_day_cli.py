@@ -192,3 +192,19 @@ def test_plain_progress_lines_when_stderr_is_not_a_terminal(tmp_path: Path, mode
     assert lines[0] == "eval: 7 to run"
     assert lines[-1].startswith("eval: 7/7 (100%)") and lines[-1].endswith("done")
     assert "\x1b[" not in proc.stderr  # no terminal control codes in a log
+
+
+def test_report_summary_is_the_cli_summary(tmp_path: Path, model_args: list[str]) -> None:
+    import re
+
+    out = tmp_path / "run"
+    proc = run_cli(["eval", *model_args, "--tasks", "0:7", "--salt", "t1", "--out", str(out), "--json"], tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    summary = _json(proc.stdout)
+    html = (out / "report.html").read_text(encoding="utf-8")
+    shown = dict(re.findall(r'<div data-key="([a-z_0-9]+)"[^>]*><b>[^<]*</b><span>([^<]*)', html))
+    assert shown["new"] == "7" == str(summary["new"]) and shown["completed"] == "7"
+    assert shown["score_mean"] == (f"{summary['score_mean']:.1f}" if summary["score_mean"] >= 10 else f"{summary['score_mean']:.3f}")
+    assert shown["success_rate"].startswith("n/a")
+    # rows state how each episode ended; error rows are labelled as errors, not as failed plans
+    assert html.count('data-finish="') == 7
