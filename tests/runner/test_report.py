@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import base64
 import json
+import lzma
 import re
 from html.parser import HTMLParser
 from pathlib import Path
@@ -90,6 +92,14 @@ def make_row(task: int, score: float, *, text: str = "answer", epoch: int = 0) -
     }
 
 
+def fragments(html: str) -> list[str]:
+    """The drill-down fragments stored (LZMA, base64) in a report, in row order."""
+    out: list[str] = []
+    for data in re.findall(r'<script type="text/plain" id="chunk-\d+">([^<]*)</script>', html):
+        out.extend(json.loads(lzma.decompress(base64.b64decode(data)).decode("utf-8")))
+    return out
+
+
 def _run(tmp: Path, name: str, scores: list[float], text: str = "answer") -> Path:
     run_dir = tmp / name
     ResultsStore(run_dir, fsync=False).extend(make_row(i, s, text=text) for i, s in enumerate(scores))
@@ -106,11 +116,20 @@ def test_report_is_offline_and_escapes_model_text(tmp_path: Path) -> None:
     assert not re.search(r"""(src|href)\s*=\s*["']?\s*(https?:)?//""", markup, re.I)
     assert "<link" not in markup and "@import" not in markup and "url(" not in markup
     assert parser.imgs == 0, "model text must never become an element"
-    assert EVIL not in html and "&lt;script&gt;alert(" in html
-    assert html.count("plotly.js v") <= 2  # the library is inlined once (banner comment)
+    drill = fragments(html)
+    assert len(drill) == 3
+    for text in (html, *drill):
+        assert EVIL not in text
+    assert all("&lt;script&gt;alert(" in f for f in drill)
+    for f in drill:  # the fragments are escaped HTML too
+        inner = _Assets()
+        inner.feed(f)
+        assert inner.scripts == 0 and inner.imgs == 0
+    assert "plotly" not in html.lower()
     for div in ("fig-scores", "fig-problem_type", "fig-difficulty", "fig-metrics"):
         assert f'id="{div}"' in html
-    assert 'id="task-0-0"' in html and "budget exceeded" in html and "环境" not in html[:100]
+    assert html.count("<svg") == 4
+    assert 'id="task-0-0"' in html and "budget exceeded" in drill[0] and "环境" not in html[:100]
 
 
 def test_failed_checks_lists_reasons() -> None:
@@ -127,3 +146,26 @@ def test_comparison_section(tmp_path: Path) -> None:
     assert 'id="comparison"' in html
     assert "2 shared tasks" in html
     assert "better on 1, worse on 1" in html
+
+
+def test_rows_show_finish_truncation_errors_and_judge(tmp_path: Path) -> None:
+    run_dir = tmp_path / "r"
+    ok = make_row(0, 70.0) | {"finish": "max_steps", "truncated": True, "judge": {"models": ["j"], "base_url": "u"}}
+    ok["report"] = {**ok["report"], "llm_error": None, "llm_score": {"subtotal": 31.0}}
+    error = make_row(1, 0.0) | {"score": None, "error": "connection: Connection error. [model m at http://h/v1]",
+                                "report": None, "finish": "error"}  # fmt: skip
+    error["plan"] = {**error["plan"], "verification": None, "metrics": None}
+    judged = make_row(2, 40.0) | {"judge": {"models": ["j"], "base_url": "u"}, "finish": "no_final_answer"}
+    judged["report"] = {**judged["report"], "llm_error": "unparseable reply: echo of the prompt"}
+    ResultsStore(run_dir, fsync=False).extend([ok, error, judged])
+    html = build_report(run_dir)
+    rows = re.findall(r'<details class="task".*?</details>', html, re.S)
+    assert len(rows) == 3
+    assert "max_steps" in rows[0] and "✂ cut" in rows[0] and ">31.0<" in rows[0]
+    assert 'data-status="error"' in rows[1] and "not verified" in rows[1] and "not passed" not in rows[1]
+    assert "connection: Connection error." in rows[1]
+    assert "judge failed" in rows[2] and "no_final_answer" in rows[2]
+    assert "judge failed on 1 of 2 rows: unparseable reply" in html
+    assert "1 rows failed on infrastructure (connection ×1)" in html
+    drill = fragments(html)
+    assert "Infrastructure error" in drill[1] and "Judge failed" in drill[2] and "cut at max_tokens" in drill[0]

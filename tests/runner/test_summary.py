@@ -63,10 +63,14 @@ def test_bootstrap_is_seeded_and_brackets_the_mean() -> None:
     assert bootstrap_ci([], seed="s") is None
 
 
-def _row(task: int, epoch: int, score: float | None, error: str | None = None) -> dict[str, Any]:
+def _row(
+    task: int, epoch: int, score: float | None, error: str | None = None, *, judged: bool = True
+) -> dict[str, Any]:
     return {
         "task_id": task,
         "epoch": epoch,
+        "judge": {"models": ["j"], "base_url": "http://127.0.0.1:9/v1"} if judged else None,
+        "report": None if error else {"llm_error": None if judged else "no judge configured"},
         "score": score,
         "code_score": None if score is None else score / 2,
         "error": error,

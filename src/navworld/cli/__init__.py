@@ -8,7 +8,7 @@ import os
 
 from navworld.cli.app import app
 
-__all__ = ["app", "main"]
+__all__ = ["app", "load_env_files", "main"]
 
 # Command modules register themselves on ``app`` when imported. Each is optional so a partial
 # install still runs the rest.
@@ -21,6 +21,10 @@ _COMMAND_MODULES = (
     "serve_cmd",
     "mcp_cmd",
     "report_cmd",
+    # issue 16: looking at results
+    "runs_cmd",
+    "show_cmd",
+    "export_cmd",
 )
 
 for _name in _COMMAND_MODULES:
@@ -31,14 +35,28 @@ for _name in _COMMAND_MODULES:
             raise
 
 
+def load_env_files() -> list[str]:
+    """Load ``.env`` files without overriding the environment; return the files read.
+
+    First the ``.env`` of the current working directory (or the nearest parent that has one),
+    then the usual search of python-dotenv (from the installed package upwards), so a user's
+    ``./.env`` wins over a checkout's. Called at the CLI entry point only (DESIGN §1.5).
+    """
+    try:
+        from dotenv import find_dotenv, load_dotenv
+    except ImportError:  # pragma: no cover
+        return []
+    loaded: list[str] = []
+    for path in (find_dotenv(usecwd=True), find_dotenv()):
+        if path and path not in loaded:
+            load_dotenv(path, override=False)
+            loaded.append(path)
+    return loaded
+
+
 def main() -> None:
     """Console-script entry point: load ``.env`` (CLI only), configure logging, run the app."""
-    try:
-        from dotenv import load_dotenv
-
-        load_dotenv(override=False)
-    except ImportError:  # pragma: no cover
-        pass
+    load_env_files()
     level = os.environ.get("NAVWORLD_LOG_LEVEL", "WARNING").upper()
     logging.basicConfig(level=getattr(logging, level, logging.WARNING), format="%(levelname)s %(name)s: %(message)s")
     app()

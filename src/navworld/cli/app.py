@@ -19,7 +19,7 @@ try:  # recent typer vendors click; its exceptions are not the click package's
 except ImportError:  # pragma: no cover - older typer on the click package
     from click.exceptions import UsageError as _UsageError  # type: ignore[assignment,no-redef]
 
-__all__ = ["OneLineErrorCommand", "app", "bad_args", "print_json"]
+__all__ = ["OneLineErrorCommand", "app", "bad_args", "print_json", "table_console"]
 
 app = typer.Typer(
     name="navworld",
@@ -30,10 +30,37 @@ app = typer.Typer(
 )
 
 
+def _version(value: bool) -> None:
+    if value:
+        from navworld.core.versions import GENERATOR_VERSION, PACKAGE_VERSION, SCORER_VERSION, WORLD_VERSION
+
+        typer.echo(
+            f"navworld {PACKAGE_VERSION} (world {WORLD_VERSION}, generator {GENERATOR_VERSION}, scorer {SCORER_VERSION})"
+        )
+        raise typer.Exit(0)
+
+
+@app.callback()
+def _root(
+    version: bool = typer.Option(
+        False, "--version", callback=_version, is_eager=True, help="Print the version and exit."
+    ),
+) -> None:
+    """Evaluate and train LLM agents on tool-using trip planning in China (offline sandbox by default)."""
+
+
 def print_json(obj: Any) -> None:
     """Print one JSON document on stdout (UTF-8, non-ASCII kept)."""
     sys.stdout.write(json.dumps(obj, ensure_ascii=False, indent=2, default=str) + "\n")
     sys.stdout.flush()
+
+
+def table_console() -> Any:
+    """A stdout console for tables: the terminal's width, or 200 columns when piped (no folding)."""
+    from rich.console import Console
+
+    console = Console()
+    return console if console.is_terminal else Console(width=200)
 
 
 def bad_args(message: str) -> NoReturn:

@@ -7,36 +7,21 @@ Options are parsed here (not by click) so that any bad value exits 2 with one li
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import typer
 
+from navworld.cli import exitcodes
 from navworld.cli.app import OneLineErrorCommand, app, bad_args, print_json
+from navworld.cli.eval_output import (
+    attention_lines,
+    exit_status,
+    parse_fail_under,
+    plain_line,
+    print_summary_table,
+)
 from navworld.core.errors import ConfigError, TaskError
 
 __all__ = ["eval_command"]
-
-
-
-
-def _print_summary_table(summary: dict[str, Any], run_dir: str, console: Any) -> None:
-    from rich.table import Table
-
-    table = Table(title=f"navworld eval — {run_dir}", show_header=True, header_style="bold")
-    table.add_column("metric")
-    table.add_column("value", justify="right")
-    for key, value in summary.items():
-        if isinstance(value, dict):
-            value = ", ".join(f"{k}: {v}" for k, v in value.items())
-        elif isinstance(value, float):
-            value = f"{value:.4f}" if abs(value) < 10 else f"{value:.2f}"
-        table.add_row(key, "—" if value is None else str(value))
-    console.print(table)
-
-
-def _plain_line(summary: dict[str, Any]) -> str:
-    keys = ("tasks", "completed", "errors", "new", "score_mean", "success_rate", "fpr", "seconds")
-    return "  ".join(f"{k}: {summary.get(k)}" for k in keys)
 
 
 @app.command("eval", cls=OneLineErrorCommand)
@@ -151,6 +136,32 @@ def eval_command(
     json_out: bool = typer.Option(
         False, "--json", envvar="NAVWORLD_JSON", help="Print one JSON summary object on stdout."
     ),
+    # -- task filters, CI gates, exports (issue 16) -------------------------------------------
+    types: str = typer.Option(
+        None, "--types", metavar="T[,T2]", envvar="NAVWORLD_TYPES", help="Only these problem types."
+    ),
+    difficulty: str = typer.Option(
+        None, "--difficulty", metavar="D[,D2]", envvar="NAVWORLD_DIFFICULTY", help="Only these difficulties (1-3)."
+    ),
+    limit: str = typer.Option(
+        None, "--limit", metavar="N", envvar="NAVWORLD_LIMIT", help="At most N tasks (the first that match)."
+    ),
+    retry_errors: bool = typer.Option(
+        True,
+        "--retry-errors/--no-retry-errors",
+        envvar="NAVWORLD_RETRY_ERRORS",
+        help="Re-run rows that failed on infrastructure (default) or keep them.",
+    ),
+    fail_under: str = typer.Option(
+        None,
+        "--fail-under",
+        metavar="[METRIC=]X",
+        envvar="NAVWORLD_FAIL_UNDER",
+        help="Exit 1 when score_mean (or METRIC, e.g. fpr=0.9) is below X.",
+    ),
+    csv_path: str = typer.Option(
+        None, "--csv", metavar="FILE", envvar="NAVWORLD_CSV", help="Also write per-task results as CSV."
+    ),
 ) -> None:
     """Run an agent over tasks (resumable); write results.jsonl, run.json and report.html."""
     from rich.console import Console
@@ -167,7 +178,9 @@ def eval_command(
             judge_base_url=judge_base_url, judge_api_key_env=judge_api_key_env, world=world,
             backend=backend, ray_address=ray_address, lang=lang, temperature=temperature, timeout=timeout,
             scoring=scoring,
+            types=types, difficulty=difficulty, limit=limit,
         )  # fmt: skip
+        gate = parse_fail_under(fail_under)
     except (ConfigError, ValueError) as exc:
         bad_args(str(exc).splitlines()[0])
     if config.agent.kind == "reference":
@@ -190,6 +203,7 @@ def eval_command(
                 on_row=progress.advance,
                 api_key=api_key,
                 run_info={"config_digest": config_digest(config.public_dict())},
+                retry_errors=retry_errors,
             )
     except AgentUnavailable as exc:
         bad_args(str(exc))
@@ -197,7 +211,7 @@ def eval_command(
         err.print(
             f"interrupted: completed rows are stored in {config.out}; re-run the same command to resume"
         )
-        raise typer.Exit(130) from None
+        raise typer.Exit(exitcodes.INTERRUPTED) from None
     except (ConfigError, TaskError) as exc:
         bad_args(str(exc).splitlines()[0])
     missing = outcome.summary["planned"] - outcome.summary["completed"]
@@ -209,10 +223,21 @@ def eval_command(
         from navworld.runner.report import write_report
 
         write_report(Path(config.out))
+    if csv_path:
+        from navworld.runner.export import write_csv
+
+        write_csv(outcome.rows, Path(csv_path))
     summary = {**outcome.summary, "out": config.out}
+    status, why = exit_status(outcome.summary, gate)
     if json_out:
         print_json(summary)
-        return
-    out_console = Console()
-    _print_summary_table(outcome.summary, config.out, out_console)
-    out_console.print(_plain_line(outcome.summary), highlight=False, soft_wrap=True)
+    else:
+        out_console = Console()
+        print_summary_table(outcome.summary, config.out, out_console)
+        out_console.print(plain_line(outcome.summary), highlight=False, soft_wrap=True)
+    for line in attention_lines(outcome.summary):
+        err.print(f"warning: {line}", highlight=False, soft_wrap=True, markup=False)
+    if why:
+        err.print(why, highlight=False, soft_wrap=True, markup=False)
+    if status:
+        raise typer.Exit(status)

@@ -17,7 +17,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from navworld.core.errors import ConfigError
 from navworld.core.problem import Problem
-from navworld.runner.config import DEFAULT_API_KEY_ENVS, AgentSpec
+from navworld.runner.config import DEFAULT_API_KEY_ENVS, AgentSpec, public_url
 
 __all__ = [
     "AgentUnavailable",
@@ -26,7 +26,9 @@ __all__ = [
     "ReferenceAgentAdapter",
     "RunRecord",
     "build_agent",
+    "name_endpoint",
     "resolve_api_key",
+    "wire_model",
 ]
 
 
@@ -108,6 +110,31 @@ class EpisodeAgent(Protocol):
         ...
 
 
+REFERENCE_MODEL = "navworld-reference"
+"""The reference endpoint's model name (``navworld serve``); ``@<salt>`` makes it plan on that salt."""
+
+
+def wire_model(model: str, salt: str) -> str:
+    """The model name sent to the endpoint: ``navworld-reference`` gains the run's salt.
+
+    >>> wire_model("navworld-reference", "2900"), wire_model("qwen3-8b", "2900")
+    ('navworld-reference@2900', 'qwen3-8b')
+    """
+    return f"{REFERENCE_MODEL}@{salt}" if model == REFERENCE_MODEL and salt else model
+
+
+def name_endpoint(error: str, model: str, base_url: str) -> str:
+    """``error`` with the model and endpoint named (once), so a row says *which* endpoint failed.
+
+    >>> name_endpoint("connection: Connection error.", "m", "http://127.0.0.1:9/v1")
+    'connection: Connection error. [model m at http://127.0.0.1:9/v1]'
+    """
+    url = public_url(base_url) or base_url
+    if url in error:
+        return error
+    return f"{error} [model {model} at {url}]"
+
+
 def resolve_api_key(env_name: str | None) -> str | None:
     """Read an API key from the named environment variable, or from the default chain.
 
@@ -171,7 +198,7 @@ class ModelAgent:
             runner(
                 problem,
                 world,
-                model=self.model,
+                model=wire_model(self.model, salt),
                 base_url=self.base_url,
                 api_key=self._api_key or "EMPTY",
                 temperature=self.temperature,
@@ -182,6 +209,8 @@ class ModelAgent:
         record = RunRecord.coerce(result)
         if not record.seconds:
             record.seconds = time.perf_counter() - started
+        if record.error:
+            record.error = name_endpoint(record.error, self.model, self.base_url)
         return record
 
     async def aclose(self) -> None:

@@ -10,32 +10,28 @@ re-running the same command resumes.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import multiprocessing
-import os
 import signal
 import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from navworld.core.versions import PACKAGE_VERSION
+from navworld.runner import runinfo
 from navworld.runner.agents import EpisodeAgent
-from navworld.runner.config import EvalConfig, versions
+from navworld.runner.config import EvalConfig
 from navworld.runner.episode import EpisodeRunner, Job, plan_jobs, run_job
 from navworld.runner.results import ResultsStore
+from navworld.runner.runinfo import RUN_FILE
 from navworld.runner.summary import summarize
 
 __all__ = ["RUN_FILE", "EvalOutcome", "ProgressHook", "run_eval", "run_local", "write_run_json"]
 
 log = logging.getLogger(__name__)
-
-RUN_FILE = "run.json"
 
 ProgressHook = Callable[[dict[str, Any]], None]
 """Called with each new row as it is stored (drives the progress bar)."""
@@ -49,31 +45,15 @@ class EvalOutcome:
     rows: list[dict[str, Any]] = field(default_factory=list)
     new: int = 0
     interrupted: bool = False
-
-
-def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds")
+    retried: int = 0
+    """Rows with an infrastructure error that this invocation ran again."""
+    status: str = "complete"
+    """The status recorded in ``run.json`` (see :mod:`navworld.runner.runinfo`)."""
 
 
 def write_run_json(config: EvalConfig, run_dir: Path, **extra: Any) -> None:
-    """Write ``run.json`` atomically: resolved config (no secrets), versions and ``extra``."""
-    path = run_dir / RUN_FILE
-    previous: dict[str, Any] = {}
-    if path.exists():
-        try:
-            previous = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            previous = {}
-    data = {
-        **previous,
-        "config": config.public_dict(),
-        "versions": {**versions(), "package_version": PACKAGE_VERSION},
-        **extra,
-    }
-    run_dir.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(f".tmp{os.getpid()}")
-    tmp.write_text(json.dumps(data, ensure_ascii=False, indent=2, default=str) + "\n", encoding="utf-8")
-    os.replace(tmp, path)
+    """Merge ``extra`` into ``run.json`` (see :mod:`navworld.runner.runinfo`)."""
+    runinfo.write_run_json(config, run_dir, **extra)
 
 
 def _ignore_sigint() -> None:
@@ -173,6 +153,18 @@ async def run_local(
     return written
 
 
+def _done_hashes(store: ResultsStore, retry_errors: bool) -> tuple[set[str], set[str]]:
+    """(hashes that count as done, hashes whose latest row is an infrastructure error)."""
+    latest: dict[str, bool] = {}
+    for row in store.rows():
+        key = row.get("content_hash")
+        if isinstance(key, str):
+            latest[key] = bool(row.get("error"))
+    errored = {k for k, failed in latest.items() if failed}
+    done = set(latest) - errored if retry_errors else set(latest)
+    return done, errored
+
+
 def run_eval(
     config: EvalConfig,
     *,
@@ -181,6 +173,7 @@ def run_eval(
     agent: EpisodeAgent | None = None,
     api_key: str | None = None,
     run_info: dict[str, Any] | None = None,
+    retry_errors: bool = True,
 ) -> EvalOutcome:
     """Run (or resume) an evaluation and summarise it.
 
@@ -191,30 +184,35 @@ def run_eval(
         agent: use this agent instead of building the configured one (local backend only).
         api_key: passed to worker processes / Ray workers for a model agent (never stored).
         run_info: extra fields for ``run.json`` (e.g. the CLI's ``config_digest``).
+        retry_errors: run again the (task, epoch)s whose stored row is an infrastructure error
+            (default); ``False`` keeps those rows as done. Model failures are scored rows and
+            are never re-run.
 
     Raises:
         KeyboardInterrupt: after recording the interruption in ``run.json`` (rows stay consistent).
+        Exception: whatever stopped the run (e.g. Ray could not start), after recording
+            ``"status": "failed"`` and the error in ``run.json``.
     """
     run_dir = Path(config.out)
     store = ResultsStore(run_dir)
     started = time.perf_counter()
-    started_at = _now()
     jobs = plan_jobs(config)
-    done = store.hashes()
+    done, errored = _done_hashes(store, retry_errors)
     pending = [j for j in jobs if j.content_hash not in done]
-    write_run_json(
-        config, run_dir, status="running", started_at=started_at, ended_at=None, **(run_info or {})
-    )
+    retried = sum(1 for j in pending if j.content_hash in errored)
+    runinfo.start_invocation(config, run_dir, runinfo.now(), **(run_info or {}))
     if on_start is not None:
         on_start(len(pending), len(jobs) - len(pending))
-    counter = {"new": 0}
+    counter = {"new": 0, "errors": 0}
 
     def hook(row: dict[str, Any]) -> None:
         counter["new"] += 1
+        counter["errors"] += 1 if row.get("error") else 0
         if on_row is not None:
             on_row(row)
 
-    interrupted = False
+    status = "complete"
+    failure: str | None = None
     try:
         if config.backend == "ray":
             from navworld.runner.ray_backend import run_ray
@@ -223,7 +221,11 @@ def run_eval(
         else:
             asyncio.run(run_local(config, pending, store, on_row=hook, agent=agent, api_key=api_key))
     except KeyboardInterrupt:
-        interrupted = True
+        status = "interrupted"
+        raise
+    except BaseException as exc:
+        status = "failed"
+        failure = f"{exc.__class__.__name__}: {exc}".splitlines()[0][:500]
         raise
     finally:
         elapsed = time.perf_counter() - started
@@ -237,9 +239,19 @@ def run_eval(
             seconds=elapsed,
             seed=config.salt,
         )
-        status = "interrupted" if interrupted else "complete"
-        write_run_json(
-            config, run_dir, status=status, started_at=started_at, ended_at=_now(), summary=summary
+        summary["retried"] = retried
+        summary["new_errors"] = counter["errors"]
+        if status == "complete" and summary["completed"] < summary["planned"]:
+            status = "incomplete"
+        runinfo.finish_invocation(
+            config, run_dir, status=status, summary=summary, seconds=elapsed, retried=retried, error=failure
         )
-        outcome = EvalOutcome(summary=summary, rows=rows, new=counter["new"], interrupted=interrupted)
+        outcome = EvalOutcome(
+            summary=summary,
+            rows=rows,
+            new=counter["new"],
+            interrupted=status == "interrupted",
+            retried=retried,
+            status=status,
+        )
     return outcome

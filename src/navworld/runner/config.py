@@ -109,6 +109,8 @@ class EvalConfig(BaseModel):
     """The task ids to run, in order."""
     tasks_spec: str = ""
     """The ``--tasks`` text the ids came from."""
+    selection: str = ""
+    """Filters applied to the spec (``--types``, ``--difficulty``, ``--limit``), e.g. ``types=hybrid limit=5``."""
     epochs: int = Field(default=1, ge=1)
     """Runs per task (row key: task id and epoch 0..epochs-1)."""
     concurrency: int = Field(default=4, ge=1)
@@ -138,6 +140,8 @@ class EvalConfig(BaseModel):
         """The config as JSON-safe data, URLs stripped of secrets, ids shown as the spec."""
         data = self.model_dump(mode="json")
         data["task_ids"] = {"count": len(self.task_ids), "spec": self.tasks_spec}
+        if not self.selection:  # keeps the digest of unfiltered runs as it was
+            data.pop("selection", None)
         data["agent"]["base_url"] = public_url(self.agent.base_url)
         if self.judge is not None:
             data["judge"]["base_url"] = public_url(self.judge.base_url)

@@ -18,6 +18,8 @@ from typing import Any
 from navworld.core.errors import ConfigError
 from navworld.core.seeding import current_salt
 from navworld.runner.config import AgentSpec, EvalConfig, JudgeSpec
+from navworld.runner.selection import describe as describe_selection
+from navworld.runner.selection import select as select_tasks
 from navworld.runner.taskspec import parse_task_spec
 
 __all__ = ["AUTO_WORKERS_MIN_EPISODES", "build_config", "config_digest"]
@@ -114,6 +116,9 @@ def build_config(
     temperature: str | None,
     timeout: str | None,
     scoring: str | None = None,
+    types: str | None = None,
+    difficulty: str | None = None,
+    limit: str | None = None,
 ) -> tuple[EvalConfig, bool]:
     """Validate the options and build the :class:`~navworld.runner.config.EvalConfig`.
 
@@ -121,6 +126,12 @@ def build_config(
     resumed (only when ``--out`` was not given). Raises :class:`ConfigError` on bad input.
     """
     task_ids = parse_task_spec(tasks or "")
+    # task filters (--types / --difficulty / --limit): see navworld.runner.selection
+    selection = describe_selection(types=types, difficulty=difficulty, limit=limit)
+    if selection:
+        task_ids = select_tasks(task_ids, types=types, difficulty=difficulty, limit=limit)
+        if not task_ids:
+            raise ConfigError(f"no task of --tasks {tasks!r} matches {selection}")
     kind = _choice("agent", agent, "model" if model else "reference", ("reference", "model"))
     if kind == "reference" and (model or base_url):
         raise ConfigError("--agent reference cannot be combined with --model/--base-url")
@@ -156,6 +167,7 @@ def build_config(
     fields: dict[str, Any] = {
         "task_ids": tuple(task_ids),
         "tasks_spec": (tasks or "").strip(),
+        "selection": selection,
         "epochs": _int("epochs", epochs, 1),
         "concurrency": _int("concurrency", concurrency, 4),
         "workers": _workers(workers, kind, len(task_ids) * _int("epochs", epochs, 1)),

@@ -1,50 +1,58 @@
-"""``DIR/report.html``: a self-contained HTML report of a run (jinja2 + plotly, fully offline).
+"""``DIR/report.html``: a light, self-contained HTML report of a run (fully offline).
 
-Charts are plotly figures with plotly.js inlined once (``include_plotlyjs=True`` on the first
-figure only); the page references no network asset (no CDN, no web font). All model and tool
-text goes through jinja2 autoescaping; figure data is JSON-escaped by plotly. With ``vs`` the
-report adds a comparison with another run directory on the tasks both runs share.
+* Charts are inline SVG (:mod:`navworld.runner.report_svg`); no charting library, no CDN, no
+  web font, no image.
+* Per-task drill-downs (trace, failed checks, score tree, answer) are pre-rendered, stored
+  LZMA-compressed and inserted only when a row is opened (:mod:`navworld.runner.report_payload`),
+  so a 70-task report is well under 1.5 MB and a 700-task one under 10 MB, and both open fast.
+* The summary is the one ``navworld eval`` printed (stored in ``run.json``), so the figures are
+  identical; it is recomputed only when the directory holds other rows.
+* All model and tool text goes through jinja2 autoescaping.
+
+``vs`` adds a comparison with another run directory on the tasks both share; without an
+explicit ``out`` it is written to ``DIR/report-vs-<OTHER>.html`` so DIR's own report stays.
 """
 
 from __future__ import annotations
 
-import json
-import logging
+import re
 from collections import defaultdict
 from collections.abc import Iterable
 from datetime import UTC, datetime
+from functools import cache
+from importlib import resources
 from pathlib import Path
 from statistics import fmean
 from typing import Any
 
 from navworld.core.versions import PACKAGE_VERSION
+from navworld.runner.breakdown import breakdown
 from navworld.runner.metrics import METRIC_KEYS
+from navworld.runner.report_compare import comparison
+from navworld.runner.report_payload import MAX_MESSAGE_CHARS, bubbles, cut, pack
+from navworld.runner.report_svg import bar_chart, histogram
 from navworld.runner.results import load_rows, load_trace
+from navworld.runner.rowinfo import is_judge_failure, row_status, truncated, was_judged
+from navworld.runner.runinfo import read_run_json
 from navworld.runner.summary import summarize
 
-__all__ = ["REPORT_FILE", "build_report", "failed_checks", "write_report"]
-
-log = logging.getLogger(__name__)
+__all__ = ["REPORT_FILE", "build_report", "comparison_path", "failed_checks", "write_report"]
 
 REPORT_FILE = "report.html"
-MAX_MESSAGE_CHARS = 1500
-"""Each trace message is cut to this many characters in the report (results.jsonl keeps all)."""
-_PLOTLY_CONFIG = {"displaylogo": False, "responsive": True, "showSendToCloud": False}
-
-
-def _run_info(run_dir: Path) -> dict[str, Any]:
-    try:
-        data = json.loads((run_dir / "run.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    return data if isinstance(data, dict) else {}
-
-
-def _summary_for(rows: list[dict[str, Any]], info: dict[str, Any]) -> dict[str, Any]:
-    epochs = max((int(r.get("epoch", 0)) + 1 for r in rows), default=1)
-    tasks = len({r.get("task_id") for r in rows})
-    seconds = float(((info.get("summary") or {}).get("seconds")) or 0.0)
-    return summarize(rows, tasks=tasks, epochs=epochs, new=0, seconds=seconds, seed=str(info.get("salt", "")))
+SUCCESS_MARK = 60.0
+_MEANING = {
+    "score_mean": "mean total score (0–100) of scored rows",
+    "code_score_mean": "mean code score (0–50)",
+    "success_rate": "share of scored rows with total ≥ 60",
+    "dr": "delivery rate: a structured plan was delivered",
+    "epr_micro": "environment checks passed / checks evaluated",
+    "epr_macro": "plans passing every environment check",
+    "lpr_micro": "constraint programs satisfied / programs",
+    "lpr_macro": "plans satisfying every constraint program",
+    "c_lpr": "programs satisfied by environment-valid plans / programs",
+    "fpr": "final pass rate: environment and all constraints pass",
+}
+_HIDDEN_KEYS = {"not_applicable", "judge_failures", "error_kinds", "new_errors"}
 
 
 def failed_checks(row: dict[str, Any]) -> list[str]:
@@ -53,6 +61,8 @@ def failed_checks(row: dict[str, Any]) -> list[str]:
     if row.get("error"):
         reasons.append(f"error: {row['error']}")
     report = row.get("report") or {}
+    if is_judge_failure(row):
+        reasons.append(f"judge failed: {report.get('llm_error')}")
     hard = report.get("hard_constraints")
     if isinstance(hard, dict):
         for name, value in hard.items():
@@ -89,269 +99,242 @@ def failed_checks(row: dict[str, Any]) -> list[str]:
     return reasons
 
 
-def _status(row: dict[str, Any]) -> str:
-    """``error``, ``pass``/``fail`` against the success mark, or ``code-only`` when no judge scored
-    the row (a code-only total is at most 50, so it can never reach the success mark of 60)."""
-    if row.get("error"):
-        return "error"
-    if row.get("success"):
-        return "pass"
-    return "fail" if row.get("judge") else "code-only"
-
-
-def _cut(text: Any, limit: int = MAX_MESSAGE_CHARS) -> str:
-    text = "" if text is None else (text if isinstance(text, str) else json.dumps(text, ensure_ascii=False))
-    if len(text) <= limit:
-        return text
-    return text[:limit] + f"\n… ({len(text) - limit} more characters in results.jsonl)"
-
-
-def _bubbles(trace: list[dict[str, Any]], system_prompts: dict[str, int]) -> list[dict[str, Any]]:
-    """Trace messages prepared for the template (text cut, tool calls unpacked).
-
-    System prompts are shown once in the report (section "System prompts"); a trace refers to
-    them by number, which keeps a 700-task report small.
-    """
-    names: dict[str, str] = {}
-    out: list[dict[str, Any]] = []
-    for message in trace:
-        role = str(message.get("role", "unknown"))
-        if role == "system" and isinstance(message.get("content"), str):
-            number = system_prompts.setdefault(message["content"], len(system_prompts) + 1)
-            out.append({"role": role, "content": "", "system_ref": number, "calls": []})
-            continue
-        calls = []
-        for call in message.get("tool_calls") or []:
-            fn = call.get("function") or {}
-            names[str(call.get("id"))] = str(fn.get("name", ""))
-            args = fn.get("arguments", "")
-            try:
-                args = json.dumps(json.loads(args), ensure_ascii=False, indent=1)
-            except (TypeError, ValueError):
-                pass
-            calls.append({"id": call.get("id"), "name": fn.get("name"), "arguments": _cut(args)})
-        out.append(
-            {
-                "role": role,
-                "content": _cut(message.get("content")),
-                "calls": calls,
-                "tool_name": names.get(str(message.get("tool_call_id")), message.get("name", "")),
-                "tool_call_id": message.get("tool_call_id"),
-            }
-        )
-    return out
+def _summary_for(rows: list[dict[str, Any]], info: dict[str, Any]) -> tuple[dict[str, Any], bool]:
+    """(summary, stored): the summary ``navworld eval`` printed when it covers exactly these rows."""
+    stored = info.get("summary")
+    if isinstance(stored, dict) and stored.get("completed") == len(rows) and "not_applicable" in stored:
+        return stored, True
+    epochs = max((int(r.get("epoch", 0)) + 1 for r in rows), default=1)
+    tasks = len({r.get("task_id") for r in rows})
+    seconds = float(info.get("seconds_total") or (info.get("summary") or {}).get("seconds") or 0.0)
+    salt = str((info.get("config") or {}).get("salt", ""))
+    return summarize(rows, tasks=tasks, epochs=epochs, new=0, seconds=seconds, seed=salt), False
 
 
 def _fmt(value: Any) -> str:
     if value is None:
         return "—"
+    if isinstance(value, bool):
+        return str(value).lower()
     if isinstance(value, float):
         return f"{value:.3f}" if abs(value) < 10 else f"{value:.1f}"
     return str(value)
 
 
-def _breakdown(report: dict[str, Any] | None) -> list[tuple[str, str]]:
-    """Flatten the score report into (path, value) pairs for a compact table."""
-    pairs: list[tuple[str, str]] = []
-
-    def walk(prefix: str, value: Any, depth: int) -> None:
-        if isinstance(value, dict) and depth < 3:
-            for key, sub in value.items():
-                walk(f"{prefix}.{key}" if prefix else str(key), sub, depth + 1)
-        elif isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
-            pairs.append((prefix, f"[{len(value)} items]"))
+def _summary_items(summary: dict[str, Any]) -> list[tuple[str, str, str]]:
+    """(key, value text, note) for the summary grid; not-applicable figures say why."""
+    na = summary.get("not_applicable") or {}
+    items = []
+    for key, value in summary.items():
+        if key in _HIDDEN_KEYS:
+            continue
+        if key in na:
+            items.append((key, "n/a", str(na[key])))
+        elif isinstance(value, dict | list):
+            items.append((key, ", ".join(f"{k}: {v}" for k, v in value.items()) if isinstance(value, dict) else
+                          ", ".join(map(str, value)), ""))
         else:
-            text = (
-                _fmt(value) if not isinstance(value, list | dict) else json.dumps(value, ensure_ascii=False)
-            )
-            pairs.append((prefix, _cut(text, 300)))
-
-    walk("", report or {}, 0)
-    return pairs
+            items.append((key, _fmt(value), ""))
+    return items
 
 
-def _figures(rows: list[dict[str, Any]], summary: dict[str, Any]) -> list[dict[str, str]]:
-    import plotly.graph_objects as go
-
+def _charts(rows: list[dict[str, Any]], summary: dict[str, Any]) -> list[dict[str, str]]:
     scored = [r for r in rows if isinstance(r.get("score"), int | float) and not r.get("error")]
-    scores = [float(r["score"]) for r in scored]
-    figs: list[tuple[str, str, Any]] = []
-    hist = go.Figure(
-        go.Histogram(x=scores, xbins={"start": 0, "end": 100, "size": 5}, marker_color="#3b6ea8")
-    )
-    hist.update_layout(
-        xaxis_title="total score (0–100)", yaxis_title="rows", bargap=0.05, xaxis_range=[0, 100]
-    )
-    hist.add_vline(x=60, line_dash="dash", line_color="#b33", annotation_text="success ≥ 60")
-    figs.append(("fig-scores", "Score distribution", hist))
+    success_applies = "success_rate" not in (summary.get("not_applicable") or {})
+    charts = [{"id": "fig-scores", "title": "Score distribution", "svg": histogram([float(r["score"]) for r in scored])}]
 
-    def bars(key: str, title: str, order: Iterable[Any] | None = None) -> None:
+    def grouped(key: str, title: str, order: Iterable[Any]) -> None:
         groups: dict[Any, list[float]] = defaultdict(list)
-        success: dict[Any, list[float]] = defaultdict(list)
         for r in scored:
             groups[r.get(key)].append(float(r["score"]))
-            success[r.get(key)].append(100.0 if float(r["score"]) >= 60 else 0.0)
-        keys = [k for k in (order or sorted(groups, key=str)) if k in groups]
-        labels = [str(k) for k in keys]
-        fig = go.Figure(
-            [
-                go.Bar(
-                    name="mean score", x=labels, y=[fmean(groups[k]) for k in keys], marker_color="#3b6ea8"
-                ),
-                go.Bar(
-                    name="success %", x=labels, y=[fmean(success[k]) for k in keys], marker_color="#7aa65a"
-                ),
-            ]
-        )
-        fig.update_layout(barmode="group", yaxis_range=[0, 100], xaxis_title=key.replace("_", " "))
-        figs.append((f"fig-{key}", title, fig))
+        keys = [k for k in order if k in groups] + sorted((k for k in groups if k not in order), key=str)
+        series: list[tuple[str, list[float | None]]] = [("mean score", [fmean(groups[k]) for k in keys])]
+        if success_applies:
+            series.append(("success %", [100 * fmean(1.0 if s >= SUCCESS_MARK else 0.0 for s in groups[k]) for k in keys]))
+        charts.append({"id": f"fig-{key}", "title": title, "svg": bar_chart([str(k) for k in keys], series, y_label="score / %")})
 
     from navworld.core.problem import PROBLEM_TYPES
 
-    bars("problem_type", "By problem type", PROBLEM_TYPES)
-    bars("difficulty", "By difficulty", [1, 2, 3])
+    grouped("problem_type", "By problem type", list(PROBLEM_TYPES))
+    grouped("difficulty", "By difficulty", [1, 2, 3])
     values = [summary.get(k) for k in METRIC_KEYS]
-    metric_fig = go.Figure(
-        go.Bar(
-            x=list(METRIC_KEYS),
-            y=[100 * v if isinstance(v, int | float) else 0 for v in values],
-            marker_color="#8a5fb0",
-        )
-    )
-    metric_fig.update_layout(yaxis_range=[0, 100], yaxis_title="%")
-    figs.append(("fig-metrics", "Plan metrics (ChinaTravel)", metric_fig))
-    out = []
-    for index, (div_id, title, fig) in enumerate(figs):
-        fig.update_layout(height=340, margin={"l": 50, "r": 20, "t": 30, "b": 50}, template="plotly_white")
-        html = fig.to_html(
-            full_html=False,
-            include_plotlyjs=index == 0,
-            div_id=div_id,
-            config=_PLOTLY_CONFIG,
-            include_mathjax=False,
-        )
-        out.append({"id": div_id, "title": title, "html": html})
-    return out
-
-
-def _comparison(
-    rows: list[dict[str, Any]],
-    other: list[dict[str, Any]],
-    summary: dict[str, Any],
-    other_summary: dict[str, Any],
-) -> dict[str, Any]:
-    def per_task(items: list[dict[str, Any]]) -> dict[int, dict[str, Any]]:
-        groups: dict[int, list[dict[str, Any]]] = defaultdict(list)
-        for r in items:
-            if isinstance(r.get("score"), int | float) and not r.get("error"):
-                groups[int(r["task_id"])].append(r)
-        return {
-            t: {
-                "score": fmean(float(r["score"]) for r in rs),
-                "type": rs[0].get("problem_type"),
-                "difficulty": rs[0].get("difficulty"),
-            }
-            for t, rs in groups.items()
-        }
-
-    mine, theirs = per_task(rows), per_task(other)
-    shared = sorted(set(mine) & set(theirs))
-    deltas = [
+    charts.append(
         {
-            "task_id": t,
-            "type": mine[t]["type"],
-            "difficulty": mine[t]["difficulty"],
-            "this": round(mine[t]["score"], 2),
-            "other": round(theirs[t]["score"], 2),
-            "delta": round(mine[t]["score"] - theirs[t]["score"], 2),
+            "id": "fig-metrics",
+            "title": "Plan metrics (ChinaTravel), %",
+            "svg": bar_chart(
+                list(METRIC_KEYS),
+                [("value %", [100 * v if isinstance(v, int | float) else None for v in values])],
+                y_label="%",
+            ),
         }
-        for t in shared
-    ]
-    deltas.sort(key=lambda d: (d["delta"], d["task_id"]))
-    keys = ["score_mean", "code_score_mean", "success_rate", *METRIC_KEYS, "steps_mean"]
-    shared_set = set(shared)
-    mine_shared = summarize([r for r in rows if r.get("task_id") in shared_set], tasks=len(shared))
-    theirs_shared = summarize([r for r in other if r.get("task_id") in shared_set], tasks=len(shared))
-    summary_deltas = []
-    for k in keys:
-        a, b = mine_shared.get(k), theirs_shared.get(k)
-        delta = a - b if isinstance(a, int | float) and isinstance(b, int | float) else None
-        summary_deltas.append({"key": k, "this": _fmt(a), "other": _fmt(b), "delta": _fmt(delta)})
-    return {
-        "shared": len(shared),
-        "only_this": len(set(mine) - set(theirs)),
-        "only_other": len(set(theirs) - set(mine)),
-        "summary": summary_deltas,
-        "tasks": deltas,
-        "better": sum(1 for d in deltas if d["delta"] > 0),
-        "worse": sum(1 for d in deltas if d["delta"] < 0),
-    }
+    )
+    return charts
 
 
-def build_report(
-    run_dir: Path | str, vs: Path | str | None = None, *, max_chars: int = MAX_MESSAGE_CHARS
-) -> str:
-    """Render the report of ``run_dir`` (optionally compared with run ``vs``) to an HTML string."""
+def _judge_cell(row: dict[str, Any]) -> tuple[str, str]:
+    """(text, css class) of the judge column."""
+    if row.get("error"):
+        return "—", "muted"
+    if not row.get("judge"):
+        return "no judge", "muted"
+    if is_judge_failure(row):
+        return "judge failed", "fail"
+    llm = ((row.get("report") or {}).get("llm_score") or {}).get("subtotal")
+    return (_fmt(llm) if was_judged(row) else "—"), ""
+
+
+def _plan_cell(row: dict[str, Any]) -> tuple[str, str]:
+    if row.get("error"):
+        return "not verified", "muted"
+    metrics = (row.get("plan") or {}).get("metrics") or {}
+    if not metrics.get("delivered"):
+        return "no plan", "fail"
+    return ("final pass", "pass") if metrics.get("final_pass") else ("not passed", "fail")
+
+
+def _first_reason(row: dict[str, Any], reasons: list[str]) -> str:
+    text = reasons[0] if reasons else ""
+    return text if len(text) <= 110 else text[:109] + "…"
+
+
+@cache
+def _lzma_js() -> str:
+    return resources.files("navworld.runner").joinpath("templates/vendor/lzma-d-min.js").read_text(encoding="utf-8")
+
+
+def _environment() -> Any:
     import jinja2
 
-    run_dir = Path(run_dir)
-    info = _run_info(run_dir)
-    rows = sorted(load_rows(run_dir), key=lambda r: (int(r.get("task_id", 0)), int(r.get("epoch", 0))))
-    summary = _summary_for(rows, info)
-    tasks = []
-    system_prompts: dict[str, int] = {}
-    for r in rows:
-        metrics = (r.get("plan") or {}).get("metrics") or {}
-        tasks.append(
-            {
-                "row": r,
-                "score": _fmt(r.get("score")),
-                "code_score": _fmt(r.get("code_score")),
-                "status": _status(r),
-                "final_pass": metrics.get("final_pass"),
-                "reasons": failed_checks(r),
-                "breakdown": _breakdown(r.get("report")),
-                "verification": json.dumps(
-                    (r.get("plan") or {}).get("verification"), ensure_ascii=False, indent=1
-                ),
-                "answer": _cut(r.get("answer"), max(max_chars * 4, 8000)),
-                "bubbles": _bubbles(load_trace(run_dir, r), system_prompts) if max_chars else [],
-            }
-        )
-    comparison = None
-    if vs is not None:
-        other_rows = load_rows(Path(vs))
-        comparison = _comparison(rows, other_rows, summary, _summary_for(other_rows, _run_info(Path(vs))))
-        comparison["path"] = str(vs)
-    env = jinja2.Environment(
+    return jinja2.Environment(
         loader=jinja2.PackageLoader("navworld.runner", "templates"),
         autoescape=jinja2.select_autoescape(default=True, default_for_string=True),
         trim_blocks=True,
         lstrip_blocks=True,
     )
-    template = env.get_template("report.html.j2")
-    return template.render(
+
+
+def _banners(summary: dict[str, Any], info: dict[str, Any], code_only: bool) -> list[tuple[str, str]]:
+    """(css class, text) of the notices above the summary."""
+    out = []
+    status = info.get("status")
+    if status and status != "complete":
+        extra = f": {info['error']}" if info.get("error") else ""
+        out.append(("warn", f"run status: {status}{extra} — re-run the same navworld eval command to resume"))
+    failures = summary.get("judge_failures") or {}
+    if failures.get("count"):
+        reasons = ", ".join(f"{k} ×{v}" for k, v in (failures.get("reasons") or {}).items())
+        out.append(("fail", f"judge failed on {failures['count']} of {failures.get('of')} rows: {reasons} — those rows are scored code-only (max 50)"))
+    if summary.get("errors"):
+        kinds = ", ".join(f"{k} ×{v}" for k, v in (summary.get("error_kinds") or {}).items())
+        out.append(("error", f"{summary['errors']} rows failed on infrastructure ({kinds}): not scored, excluded from every mean, retried on resume"))
+    if code_only:
+        out.append(("muted", "No LLM judge scored these rows: scores are code-only (at most 50 of 100), so success and pass@k do not apply (the success mark is 60)."))
+    return out
+
+
+def _tasks(run_dir: Path, rows: list[dict[str, Any]], env: Any) -> tuple[list[dict[str, Any]], list[str], dict[str, int]]:
+    fragment = env.get_template("drilldown.html.j2")
+    system_prompts: dict[str, int] = {}
+    tasks, fragments = [], []
+    for r in rows:
+        reasons = failed_checks(r)
+        answer = str(r.get("answer") or "")
+        trace = load_trace(run_dir, r)
+        judge_text, judge_class = _judge_cell(r)
+        plan_text, plan_class = _plan_cell(r)
+        status = row_status(r)
+        tasks.append(
+            {
+                "row": r,
+                "status": status,
+                "score": _fmt(r.get("score")) if status != "error" else "—",
+                "code_score": _fmt(r.get("code_score")),
+                "judge": judge_text,
+                "judge_class": judge_class,
+                "plan": plan_text,
+                "plan_class": plan_class,
+                "finish": r.get("finish") or ("error" if status == "error" else "—"),
+                "truncated": truncated(r),
+                "reason": _first_reason(r, reasons),
+            }
+        )
+        fragments.append(
+            fragment.render(
+                row=r,
+                bubbles=bubbles(trace, system_prompts, answer),
+                reasons=reasons,
+                root=breakdown(r),
+                answer=cut(answer, MAX_MESSAGE_CHARS * 4),
+                truncated=truncated(r),
+                finish=r.get("finish"),
+                error=r.get("error"),
+                judge_error=(r.get("report") or {}).get("llm_error") if is_judge_failure(r) else None,
+            )
+        )
+    return tasks, fragments, system_prompts
+
+
+def build_report(run_dir: Path | str, vs: Path | str | None = None) -> str:
+    """Render the report of ``run_dir`` (optionally compared with run ``vs``) to an HTML string."""
+    run_dir = Path(run_dir)
+    info = read_run_json(run_dir)
+    rows = sorted(load_rows(run_dir), key=lambda r: (int(r.get("task_id", 0)), int(r.get("epoch", 0))))
+    summary, stored = _summary_for(rows, info)
+    env = _environment()
+    tasks, fragments, system_prompts = _tasks(run_dir, rows, env)
+    packed = pack(fragments)
+    for task, (chunk, position) in zip(tasks, packed.where, strict=True):
+        task["chunk"], task["pos"] = chunk, position
+    compared = None
+    if vs is not None:
+        other_rows = load_rows(Path(vs))
+        compared = comparison(rows, other_rows, summary, _summary_for(other_rows, read_run_json(Path(vs)))[0])
+        compared["path"] = str(vs)
+    scored = [r for r in rows if not r.get("error")]
+    code_only = bool(scored) and not any(was_judged(r) for r in scored)
+    return env.get_template("report.html.j2").render(
         title=f"navworld eval — {run_dir.name}",
         run_dir=str(run_dir),
         info=info,
-        config_json=json.dumps(info.get("config"), ensure_ascii=False, indent=1),
-        summary=[
-            (k, _fmt(v) if not isinstance(v, dict | list) else json.dumps(v)) for k, v in summary.items()
-        ],
-        figures=_figures(rows, summary) if rows else [],
+        config=info.get("config") or {},
+        summary_items=_summary_items(summary),
+        summary_stored=stored,
+        meaning=_MEANING,
+        banners=_banners(summary, info, code_only),
+        charts=_charts(rows, summary) if rows else [],
         tasks=tasks,
-        comparison=comparison,
-        code_only=bool(rows) and all(not r.get("judge") for r in rows),
-        system_prompts=[(n, _cut(text, 20000)) for text, n in system_prompts.items()],
+        types=sorted({str(r.get("problem_type")) for r in rows}),
+        finishes=sorted({t["finish"] for t in tasks}),
+        chunks=packed.chunks,
+        comparison=compared,
+        invocations=info.get("invocations") or [],
+        system_prompts=[(n, cut(text, 40_000)) for text, n in system_prompts.items()],
+        lzma_js=_lzma_js(),
         generated=datetime.now(UTC).isoformat(timespec="seconds"),
         package_version=PACKAGE_VERSION,
     )
 
 
+def comparison_path(run_dir: Path | str, vs: Path | str) -> Path:
+    """Where ``report DIR --vs OTHER`` writes without ``--out``: ``DIR/report-vs-<OTHER>.html``."""
+    name = re.sub(r"[^A-Za-z0-9._-]+", "_", Path(vs).resolve().name) or "other"
+    return Path(run_dir) / f"report-vs-{name}.html"
+
+
 def write_report(run_dir: Path | str, vs: Path | str | None = None, out: Path | str | None = None) -> Path:
-    """Write the report (default ``run_dir/report.html``) atomically and return its path."""
+    """Write the report atomically and return its path.
+
+    Default path: ``run_dir/report.html``, or ``run_dir/report-vs-<OTHER>.html`` with ``vs`` (so a
+    comparison never overwrites the run's own report).
+    """
     run_dir = Path(run_dir)
-    target = Path(out) if out else run_dir / REPORT_FILE
+    if out:
+        target = Path(out)
+    elif vs is not None:
+        target = comparison_path(run_dir, vs)
+    else:
+        target = run_dir / REPORT_FILE
     html = build_report(run_dir, vs)
     target.parent.mkdir(parents=True, exist_ok=True)
     tmp = target.with_name(target.name + ".tmp")

@@ -2,6 +2,12 @@
 
 Scores are on the 0–100 scale; rates and plan metrics are fractions in [0, 1]. Rows with an
 ``error`` (infrastructure failures) count in ``completed`` and ``errors`` but not in any mean.
+
+Code-only runs (no LLM judge scored any row) cannot reach the success mark: a code-only total
+is at most 50 and success needs 60. Their ``success_rate`` and pass@k figures are ``None`` and
+``not_applicable`` says why (never a misleading 0). Judge failures (a judge was configured but
+the row's ``report.llm_error`` is set, so the row fell back to code-only) are counted in
+``judge_failures``.
 """
 
 from __future__ import annotations
@@ -15,8 +21,15 @@ from typing import Any
 from navworld.core.seeding import rng
 from navworld.runner.episode import SUCCESS_THRESHOLD
 from navworld.runner.metrics import METRIC_KEYS, aggregate_plan_metrics, verification_of
+from navworld.runner.rowinfo import error_kind, is_judge_failure, judge_failure_reason, was_judged
 
-__all__ = ["SUMMARY_KEYS", "bootstrap_ci", "pass_at_k", "summarize"]
+__all__ = ["CODE_ONLY_REASON", "SUMMARY_KEYS", "bootstrap_ci", "pass_at_k", "summarize"]
+
+CODE_ONLY_REASON = "code-only: no LLM judge, scores are at most 50 of 100 and success needs 60"
+"""Why success and pass@k do not apply to a run without a judge."""
+JUDGE_FAILED_REASON = (
+    "code-only: the LLM judge failed on every row, scores are at most 50 of 100 and success needs 60"
+)
 
 SUMMARY_KEYS = (
     "tasks",
@@ -26,6 +39,8 @@ SUMMARY_KEYS = (
     "score_mean",
     "code_score_mean",
     "success_rate",
+    "not_applicable",
+    "judge_failures",
     *METRIC_KEYS,
     "steps_mean",
     "seconds",
@@ -83,6 +98,35 @@ def bootstrap_ci(
     return round(lo, 4), round(hi, 4)
 
 
+def _count(items: Iterable[str]) -> dict[str, int]:
+    counts: dict[str, int] = defaultdict(int)
+    for item in items:
+        counts[item] += 1
+    return dict(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
+
+
+def _code_only_reason(scored: list[dict[str, Any]]) -> str | None:
+    """Why success does not apply to these scored rows (``None`` when some row was judged)."""
+    if not scored or any(was_judged(r) for r in scored):
+        return None
+    if any(r.get("judge") for r in scored):
+        return JUDGE_FAILED_REASON
+    return CODE_ONLY_REASON
+
+
+def _judge_failures(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """``{"count", "of", "rows": ["task/epoch", …], "reasons": {reason: n}}`` over judged rows."""
+    failed = sorted(
+        (r for r in rows if is_judge_failure(r)), key=lambda r: (int(r.get("task_id", 0)), int(r.get("epoch", 0)))
+    )
+    return {
+        "count": len(failed),
+        "of": sum(1 for r in rows if r.get("judge") and not r.get("error")),
+        "rows": [f"{r.get('task_id')}/{r.get('epoch', 0)}" for r in failed],
+        "reasons": _count(judge_failure_reason(r) for r in failed),
+    }
+
+
 def summarize(
     rows: Iterable[dict[str, Any]],
     *,
@@ -117,6 +161,14 @@ def summarize(
         ),
         "success_rate": _mean(1.0 if float(r["score"]) >= SUCCESS_THRESHOLD else 0.0 for r in scored),
     }
+    code_only_reason = _code_only_reason(scored)
+    not_applicable: dict[str, str] = {}
+    if code_only_reason:
+        summary["success_rate"] = None
+        not_applicable["success_rate"] = code_only_reason
+    summary["not_applicable"] = not_applicable
+    summary["error_kinds"] = _count(error_kind(str(r["error"])) for r in rows if r.get("error"))
+    summary["judge_failures"] = _judge_failures(rows)
     metrics = aggregate_plan_metrics(v for r in scored if (v := verification_of(r)) is not None)
     summary.update({k: (round(v, 4) if isinstance(v, float) else v) for k, v in metrics.items()})
     summary["steps_mean"] = _mean(float(r.get("steps") or 0) for r in scored)
@@ -138,6 +190,11 @@ def summarize(
         else:
             summary["pass_k"] = summary["pass_hat_k"] = None
             summary["pass_at"] = {}
+        if code_only_reason:
+            summary["pass_k"] = summary["pass_hat_k"] = None
+            summary["pass_at"] = {}
+            for key in ("pass_k", "pass_hat_k", "pass_at"):
+                not_applicable[key] = code_only_reason
         ci = bootstrap_ci(list(by_task.values()), seed=seed)
         summary["score_ci95"] = list(ci) if ci else None
     return summary

@@ -29,6 +29,7 @@ from navworld.core.errors import NavworldError, TaskError
 from navworld.core.versions import PACKAGE_VERSION
 from navworld.env.actor import Actor, content_hash, versions
 from navworld.env.episodes import EpisodeNotFound, EpisodeStoreFull
+from navworld.server.docs import new_app
 from navworld.server.models import (
     MAX_TASK_ID,
     ErrorResponse,
@@ -116,7 +117,7 @@ def create_app(
         if owned:
             await env.aclose()
 
-    app = FastAPI(
+    app = new_app(  # /docs and /redoc served without a CDN (navworld.server.docs)
         title="navworld",
         version=PACKAGE_VERSION,
         description="Trip-planning agent environment: episodes with step rewards, tools, tasks and evaluation.",

@@ -31,7 +31,6 @@ from .context import SALT, TASKS, TaskContext, honest_total, task_context
 from .judge_attacks import JUDGE_ATTACKS, judge_leaks
 from .steps import JUNK, STEP_ATTACKS, actor_reused_ids, step_rewards
 
-
 TYPES = ("intercity", "multiday", "hybrid", "single_poi", "food_tour", "business", "family_study")
 JUNK_MEAN_MAX = 0.2
 NO_GAIN_CLASS = "padding and format"
