@@ -21,6 +21,7 @@ _COMMAND_MODULES = (
     "serve_cmd",
     "mcp_cmd",
     "report_cmd",
+    "export_cmd",
 )
 
 for _name in _COMMAND_MODULES:

@@ -22,10 +22,13 @@ __all__ = ["eval_command"]
 def _print_summary_table(summary: dict[str, Any], run_dir: str, console: Any) -> None:
     from rich.table import Table
 
-    table = Table(title=f"navworld eval — {run_dir}", show_header=True, header_style="bold")
+    label = " — navworld profile" if isinstance(summary.get("chinatravel"), dict) else ""
+    table = Table(title=f"navworld eval — {run_dir}{label}", show_header=True, header_style="bold")
     table.add_column("metric")
     table.add_column("value", justify="right")
     for key, value in summary.items():
+        if key == "chinatravel":
+            continue  # printed as its own table
         if isinstance(value, dict):
             value = ", ".join(f"{k}: {v}" for k, v in value.items())
         elif isinstance(value, float):
@@ -34,9 +37,30 @@ def _print_summary_table(summary: dict[str, Any], run_dir: str, console: Any) ->
     console.print(table)
 
 
+def _print_chinatravel_table(summary: dict[str, Any], console: Any) -> None:
+    """ChinaTravel's own metrics (percent, their formulas) as a second, labelled table."""
+    ct = summary.get("chinatravel")
+    if not isinstance(ct, dict):
+        return
+    from rich.table import Table
+
+    table = Table(title="ChinaTravel profile — their formulas, percent", show_header=True, header_style="bold")
+    table.add_column("metric")
+    table.add_column("value", justify="right")
+    for key in ("n", "schema_pass", "epr_micro", "epr_macro", "lpr_micro", "lpr_macro", "c_lpr", "fpr", "dav", "att",
+                "ddr", "tpc_overall", "columns", "exceptions"):
+        value = ct.get(key)
+        table.add_row(key, "—" if value is None else (f"{value:.2f}" if isinstance(value, float) else str(value)))
+    console.print(table)
+
+
 def _plain_line(summary: dict[str, Any]) -> str:
     keys = ("tasks", "completed", "errors", "new", "score_mean", "success_rate", "fpr", "seconds")
-    return "  ".join(f"{k}: {summary.get(k)}" for k in keys)
+    line = "  ".join(f"{k}: {summary.get(k)}" for k in keys)
+    ct = summary.get("chinatravel")
+    if isinstance(ct, dict):
+        line += f"  chinatravel fpr %: {ct.get('fpr')}  tpc_overall: {ct.get('tpc_overall')}"
+    return line
 
 
 @app.command("eval", cls=OneLineErrorCommand)
@@ -144,6 +168,14 @@ def eval_command(
     json_out: bool = typer.Option(
         False, "--json", envvar="NAVWORLD_JSON", help="Print one JSON summary object on stdout."
     ),
+    queries: str = typer.Option(
+        None, "--queries", metavar="FILE", envvar="NAVWORLD_QUERIES",
+        help="ChinaTravel queries (JSON / JSONL) to run instead of generated tasks (needs --world chinatravel:DIR).",
+    ),
+    profile: str = typer.Option(
+        None, "--profile", metavar="navworld|chinatravel", envvar="NAVWORLD_PROFILE",
+        help="chinatravel adds ChinaTravel's own metrics (default on a chinatravel world).",
+    ),
 ) -> None:
     """Run an agent over tasks (resumable); write results.jsonl, run.json and report.html."""
     from rich.console import Console
@@ -159,6 +191,7 @@ def eval_command(
             concurrency=concurrency, epochs=epochs, workers=workers, out=out, salt=salt, judge_model=judge_model,
             judge_base_url=judge_base_url, judge_api_key_env=judge_api_key_env, world=world,
             backend=backend, ray_address=ray_address, lang=lang, temperature=temperature, timeout=timeout,
+            queries=queries, profile=profile,
         )  # fmt: skip
     except (ConfigError, ValueError) as exc:
         bad_args(str(exc).splitlines()[0])
@@ -170,6 +203,11 @@ def eval_command(
         except AgentUnavailable as exc:
             bad_args(str(exc))
     err = Console(stderr=True)
+    if config.queries:
+        from navworld.cli.chinatravel_inputs import warn
+        from navworld.tasks.chinatravel import load_queries
+
+        warn(load_queries(config.queries)[1])
     if resumed and not json_out:
         err.print(f"resuming {config.out} (same configuration)")
     progress = EvalProgress(err, enabled=not json_out)
@@ -207,4 +245,5 @@ def eval_command(
         return
     out_console = Console()
     _print_summary_table(outcome.summary, config.out, out_console)
+    _print_chinatravel_table(outcome.summary, out_console)
     out_console.print(_plain_line(outcome.summary), highlight=False, soft_wrap=True)

@@ -237,6 +237,10 @@ def run_eval(
             seconds=elapsed,
             seed=config.salt,
         )
+        if config.profile == "chinatravel":
+            from navworld.runner.chinatravel import chinatravel_summary
+
+            summary["chinatravel"] = chinatravel_summary(rows)
         status = "interrupted" if interrupted else "complete"
         write_run_json(
             config, run_dir, status=status, started_at=started_at, ended_at=_now(), summary=summary

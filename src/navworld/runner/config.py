@@ -131,6 +131,11 @@ class EvalConfig(BaseModel):
     """The agent under evaluation."""
     judge: JudgeSpec | None = None
     """The LLM judge, if any."""
+    # -- ChinaTravel data (issue 17) ---------------------------------------------------------------
+    queries: str | None = None
+    """A ChinaTravel query file: the run's problems are its queries (task ids = positions)."""
+    profile: Literal["navworld", "chinatravel"] = "navworld"
+    """``chinatravel`` adds ChinaTravel's own verdict per row and their metrics to the summary."""
 
     def public_dict(self) -> dict[str, Any]:
         """The config as JSON-safe data, URLs stripped of secrets, ids shown as the spec."""

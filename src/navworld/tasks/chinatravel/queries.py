@@ -151,6 +151,8 @@ def parse_query(raw: Any, where: str = "query") -> ChinaTravelQuery:
             raise ValueError("nature_language (or nature_language_en) is missing")
         date = raw.get("travel_date")
         if date is not None:
+            if not isinstance(date, str):
+                raise ValueError(f"travel_date must be a YYYY-MM-DD string, got {type(date).__name__}")
             parse_date(date)
         return ChinaTravelQuery(
             uid=uid.strip(),
@@ -189,8 +191,10 @@ def load_queries(path: str | Path) -> tuple[list[ChinaTravelQuery], list[str]]:
     records: list[tuple[str, Any]] = []
     errors: list[str] = []
     stripped = text.strip()
+    if not stripped:
+        raise QueryError(f"query file {p} is empty")
     try:
-        data = json.loads(stripped) if stripped else None
+        data = json.loads(stripped)
     except ValueError:
         data = None
         for n, line in enumerate(text.splitlines(), start=1):

@@ -72,13 +72,29 @@ def answer_plan_json(text: Any) -> Any:
     return {}
 
 
+def _navworld_spelling(raw: Any) -> bool:
+    """Whether a plan uses navworld's leg mode ``transit`` (never a ChinaTravel mode)."""
+    try:
+        return any(isinstance(leg, dict) and leg.get("mode") == "transit"
+                   for day in raw["itinerary"] for act in day["activities"] for leg in act.get("transports") or [])
+    except (KeyError, TypeError, AttributeError):
+        return False
+
+
 def chinatravel_view(answer: Any, world: Any, people: int | None = None, city: str | None = None) -> tuple[Any, list[str]]:
-    """A navworld answer's plan in ChinaTravel's format (modes renamed, transit expanded; nothing filled in)."""
+    """The plan of an answer as ChinaTravel reads it, and notes.
+
+    A plan written in navworld's format (a leg with mode ``transit``) is converted with
+    :func:`~.export.export_plan` without filling anything in (modes renamed, transit expanded into
+    walk/metro/walk); a plan in ChinaTravel's own format is returned as it is.
+    """
     raw = answer_plan_json(answer)
     if not isinstance(raw, dict) or "itinerary" not in raw:
-        return {}, ["no plan"]
+        return raw if isinstance(raw, dict) else {}, []
+    if not _navworld_spelling(raw):
+        return raw, []
     out = export_plan(raw, world, people=people, city=city, fill=False)
-    return out.plan, out.warnings
+    return out.plan, ["converted from navworld's format (transit → walk/metro/walk)", *out.warnings]
 
 
 def _clamp(x: float | None) -> float:

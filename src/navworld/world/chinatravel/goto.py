@@ -5,7 +5,8 @@
   4.5 元/km (rounded to 0.01, per car);
 * **metro**: walk (5 km/h) to the station nearest to the origin, ride the straight line to the
   station nearest to the destination at 30 km/h, walk on; fare by the ride's length in bands
-  ≤ 4/9/14/21/28/37/48/61 km → 2…9 元, then +1 元 per started 15 km (per person). When both ends
+  ≤ 4/9/14/21/28/37/48/61 km → 2…9 元, then 9 + ⌊(km − 61 + 14) / 15⌋ 元 (their formula: 62 km costs
+  10, 61.5 km still 9) per person. When both ends
   share the nearest station there is no metro solution. Station names get the ``-地铁站`` suffix.
 
 Every leg's minutes are its hours × 60 truncated to a whole minute and added to the previous
