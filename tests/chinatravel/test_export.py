@@ -8,7 +8,14 @@ from typing import Any
 import pytest
 
 from navworld.verify import verify_plan
-from navworld.verify.chinatravel import export_plan, import_plan, query_of, schema_errors, schema_valid, verify_chinatravel
+from navworld.verify.chinatravel import (
+    export_plan,
+    import_plan,
+    query_of,
+    schema_errors,
+    schema_valid,
+    verify_chinatravel,
+)
 from navworld.verify.plan_parse import extract_plan, parse_plan
 
 

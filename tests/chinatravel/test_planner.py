@@ -23,7 +23,7 @@ def test_fpr_is_100_percent_under_the_navworld_profile(world: Any, problems: lis
 def test_fpr_is_100_percent_under_the_chinatravel_profile(world: Any, problems: list[Any], runs: list[Any]) -> None:
     out = []
     for p, r in zip(problems, runs, strict=True):
-        view, notes = chinatravel_view(r.answer, world, p.group_size, p.destination_city)
+        view, _notes = chinatravel_view(r.answer, world, p.group_size, p.destination_city)
         v = verify_chinatravel(view, query_of(p), world)
         assert v["final_pass"], (p.extra["uid"], [c for c, ok in v["commonsense"].items() if not ok], v["logic"], v["exception"])
         out.append(v)

@@ -16,7 +16,17 @@ from navworld.verify.chinatravel import (
     query_of,
     verify_chinatravel,
 )
-from navworld.verify.chinatravel.commonsense import ATTR, HOTEL, IC, REST, SPACE, T_COST, T_DURATION, TIME, TRANS
+from navworld.verify.chinatravel.commonsense import (
+    ATTR,
+    HOTEL,
+    IC,
+    REST,
+    SPACE,
+    T_COST,
+    T_DURATION,
+    TIME,
+    TRANS,
+)
 
 METRO, TAXI = 4, 2  # query indices: metro-only (1 person) and taxi (3 people, 3 days)
 

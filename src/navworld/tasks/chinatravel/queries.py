@@ -238,8 +238,10 @@ def _shift(date: str, days: int) -> str:
 
 def _tools(world: Any, q: ChinaTravelQuery, date: str) -> list[str]:
     tools = ["poi_search", "around_search", "direction", "weather"]
-    if q.start_city == q.target_city or world is None:
-        return tools + ["search_flights", "search_train_tickets"] if world is None else tools
+    if world is None:
+        return [*tools, "search_flights", "search_train_tickets"]
+    if q.start_city == q.target_city:
+        return tools
     for kind, tool in (("airplane", "search_flights"), ("train", "search_train_tickets")):
         lister = world.flight_list if kind == "airplane" else world.train_list
         if lister(date, q.start_city, q.target_city) and lister(date, q.target_city, q.start_city):

@@ -11,10 +11,20 @@ The DSL mode their programs need is :mod:`navworld.dsl.chinatravel`. See ``docs/
 
 from __future__ import annotations
 
-from navworld.verify.chinatravel.commonsense import COLUMNS, DYNAMIC_COLUMNS, STATIC_COLUMNS, check_commonsense
+from navworld.verify.chinatravel.commonsense import (
+    COLUMNS,
+    DYNAMIC_COLUMNS,
+    STATIC_COLUMNS,
+    check_commonsense,
+)
 from navworld.verify.chinatravel.export import export_plan, import_plan
 from navworld.verify.chinatravel.metrics import QUIRKS, PlanScore, aggregate
-from navworld.verify.chinatravel.profile import answer_plan_json, chinatravel_view, query_of, verify_chinatravel
+from navworld.verify.chinatravel.profile import (
+    answer_plan_json,
+    chinatravel_view,
+    query_of,
+    verify_chinatravel,
+)
 from navworld.verify.chinatravel.schema import schema_errors, schema_valid
 
 __all__ = [
@@ -25,8 +35,8 @@ __all__ = [
     "PlanScore",
     "aggregate",
     "answer_plan_json",
-    "chinatravel_view",
     "check_commonsense",
+    "chinatravel_view",
     "export_plan",
     "import_plan",
     "query_of",

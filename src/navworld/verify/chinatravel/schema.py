@@ -32,7 +32,7 @@ def _validator() -> Any:
     return Draft7Validator(schema)
 
 
-def OUTPUT_SCHEMA() -> dict[str, Any]:  # noqa: N802  (a constant-like accessor)
+def OUTPUT_SCHEMA() -> dict[str, Any]:
     """The schema as a dict (a copy)."""
     return json.loads(json.dumps(_validator().schema))
 
