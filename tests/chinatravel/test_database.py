@@ -155,3 +155,35 @@ def test_unusable_database_directories_are_config_errors(tmp_path: Path) -> None
         get_world("chinatravel:")
     with pytest.raises(ConfigError, match="chinatravel:DIR"):
         get_world("chinatraveller")
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from navworld.world.chinatravel.tables import DataFileError, read_attractions, read_restaurants  # noqa: E402
+
+_CELL = st.one_of(st.text(max_size=12), st.sampled_from(["", "08:30", "24:00", "不营业", "nan", "1e400", "-5", "32.1", "118.7"]))
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.lists(_CELL, min_size=0, max_size=12), max_size=6), st.booleans())
+def test_csv_rows_never_break_the_loader(tmp_path_factory: pytest.TempPathFactory, rows: list[list[str]], restaurants: bool) -> None:
+    import csv
+    import io
+
+    buf = io.StringIO()
+    w = csv.writer(buf)
+    w.writerow(["id", "name", "type", "lat", "lon", "opentime", "endtime", "price", "recommendmintime", "cuisine"])
+    w.writerows(rows)
+    path = tmp_path_factory.mktemp("csv") / "t.csv"
+    path.write_text(buf.getvalue(), encoding="utf-8")
+    reader = read_restaurants if restaurants else read_attractions
+    try:
+        got, problems = reader(path, "t.csv")
+    except DataFileError as exc:
+        assert str(exc).startswith("t.csv: ")
+        return
+    assert len(got) + len(problems) <= len(rows)
+    assert all(str(p).startswith("t.csv line ") for p in problems)
+    for r in got:
+        assert r.name and -90 <= r.lat <= 90 and -180 <= r.lon <= 180

@@ -50,3 +50,22 @@ def test_answers_are_deterministic_and_grounded(world: Any, problems: list[Any],
     assert all(r.error is None and r.tool_calls > 0 for r in runs)
     tools = {tc["function"]["name"] for m in runs[2].trace if m.get("role") == "assistant" for tc in m.get("tool_calls") or []}
     assert {"poi_search", "search_train_tickets", "weather"} <= tools
+
+
+def test_same_answer_in_another_process(db_dir: Any, queries_file: Any, runs: list[Any]) -> None:
+    import hashlib
+    import subprocess
+    import sys
+
+    code = (
+        "import asyncio, hashlib, sys\n"
+        "from navworld.world import get_world\n"
+        "from navworld.tasks.chinatravel import query_problems\n"
+        "from navworld.agents.reference import ReferencePlanner\n"
+        f"w = get_world('chinatravel:{db_dir}', '{SALT}')\n"
+        f"p = query_problems({str(queries_file)!r}, w, '{SALT}')[0][0]\n"
+        f"r = asyncio.run(ReferencePlanner().run(p, w, salt='{SALT}'))\n"
+        "print(hashlib.sha256(r.answer.encode()).hexdigest())\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
+    assert out.stdout.strip() == hashlib.sha256(runs[0].answer.encode()).hexdigest()

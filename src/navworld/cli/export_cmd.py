@@ -26,21 +26,11 @@ FORMATS = ("chinatravel",)
 
 
 def _rows(run_dir: Path) -> list[dict[str, Any]]:
-    path = run_dir / "results.jsonl"
-    if not path.is_file():
+    if not (run_dir / "results.jsonl").is_file():
         bad_args(f"{run_dir} is not a run directory (no results.jsonl)")
-    rows: list[dict[str, Any]] = []
-    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            row = json.loads(line)
-        except ValueError:
-            sys.stderr.write(f"warning: {path} line {n} is not JSON (skipped)\n")
-            continue
-        if isinstance(row, dict):
-            rows.append(row)
-    return rows
+    from navworld.runner.results import load_rows
+
+    return load_rows(run_dir)
 
 
 def _run_world(run_dir: Path) -> str | None:

@@ -144,4 +144,7 @@ class EvalConfig(BaseModel):
         data["agent"]["base_url"] = public_url(self.agent.base_url)
         if self.judge is not None:
             data["judge"]["base_url"] = public_url(self.judge.base_url)
+        if self.queries is None and self.profile == "navworld":  # runs without ChinaTravel data keep their digest
+            data.pop("queries")
+            data.pop("profile")
         return data

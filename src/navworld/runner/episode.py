@@ -51,10 +51,11 @@ def _generator(salt: str | None = None) -> Any:
 
 def row_hash(config: EvalConfig, problem: Problem, epoch: int) -> str:
     """The content hash of the row of ``problem`` at ``epoch`` under ``config``."""
+    world = config.world if config.profile == "navworld" else f"{config.world}|profile={config.profile}"
     return content_hash(
         problem.to_dict(),
         salt=config.salt,
-        world=config.world,
+        world=world,
         versions=versions(),
         agent=config.agent.identity(),
         judge=config.judge.identity() if config.judge else None,

@@ -197,7 +197,7 @@ def load_queries(path: str | Path) -> tuple[list[ChinaTravelQuery], list[str]]:
         data = json.loads(stripped)
     except ValueError:
         data = None
-        for n, line in enumerate(text.splitlines(), start=1):
+        for n, line in enumerate(text.split("\n"), start=1):
             if not line.strip():
                 continue
             try:

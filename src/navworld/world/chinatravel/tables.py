@@ -9,6 +9,7 @@ not ``HH:MM``) is skipped and reported as a :class:`RowProblem`; the rest of the
 from __future__ import annotations
 
 import csv
+import io
 import json
 import math
 import re
@@ -209,7 +210,7 @@ def _coord(row: dict[str, str], col: str, lo: float, hi: float) -> float:
 
 def _csv_rows(path: Path, label: str, kind: str) -> Iterator[tuple[int, dict[str, str]]]:
     text = _text(path, label)
-    reader = csv.reader(text.splitlines())
+    reader = csv.reader(io.StringIO(text, newline=""))
     try:
         header = next(reader)
     except StopIteration:
@@ -222,7 +223,8 @@ def _csv_rows(path: Path, label: str, kind: str) -> Iterator[tuple[int, dict[str
     missing = [c for c in REQUIRED_COLUMNS[kind] if c not in names]
     if missing:
         raise DataFileError(label, f"missing column(s) {', '.join(missing)} (header: {', '.join(header)[:200]})")
-    for line, cells in enumerate(reader, start=2):
+    for cells in reader:
+        line = reader.line_num
         if not any(c.strip() for c in cells):
             continue
         row = {name: (cells[i] if i < len(cells) else "") for i, name in enumerate(names)}
@@ -388,7 +390,7 @@ def read_timetable(path: Path, label: str, kind: str) -> tuple[list[TimetableRow
             raise DataFileError(label, f"expected a JSON list of trains, got {type(data).__name__}")
         items = list(enumerate(data, start=1))
     else:
-        for n, line in enumerate(_text(path, label).splitlines(), start=1):
+        for n, line in enumerate(_text(path, label).split("\n"), start=1):
             if not line.strip():
                 continue
             try:
