@@ -7,7 +7,7 @@ through the registry, answer) and time it, then verify the plan under navworld's
 under ChinaTravel's own (their columns, rules and programs). ChinaTravel's NeSy search is capped at
 300 s per query; the target here is seconds.
 
-    python benchmarks/chinatravel_planner.py [--db DIR --queries FILE] [--salt S] [--repeat N]
+    python benchmarks/chinatravel_planner.py [--db DIR --queries FILE | --scale 40] [--salt S] [--repeat N]
 """
 
 from __future__ import annotations
@@ -36,6 +36,7 @@ def main() -> None:
     ap.add_argument("--queries", help="a ChinaTravel query file (default: the synthetic queries)")
     ap.add_argument("--salt", default="bench")
     ap.add_argument("--repeat", type=int, default=3, help="plan every query this many times (min time is reported)")
+    ap.add_argument("--scale", type=int, default=1, help="synthetic database: multiply the POIs (40 ≈ a real city)")
     args = ap.parse_args()
     tmp = tempfile.TemporaryDirectory()
     if args.db and args.queries:
@@ -43,13 +44,14 @@ def main() -> None:
     else:
         from tests.chinatravel.synthetic_db import build_database, write_queries
 
-        db = build_database(Path(tmp.name) / "database")
+        db = build_database(Path(tmp.name) / "database", scale=max(1, args.scale))
         queries = write_queries(Path(tmp.name) / "queries.json")
     t0 = time.perf_counter()
     world = get_world(f"chinatravel:{db}", args.salt)
     load = time.perf_counter() - t0
     problems, skipped = query_problems(queries, world, args.salt)
-    print(f"database {db}: {len(world.served_cities())} cities loaded in {load:.2f} s; {len(problems)} queries"
+    pois = sum(len(world.pois(c)) for c in world.served_cities())
+    print(f"database {db}: {len(world.served_cities())} cities, {pois} POIs loaded in {load:.2f} s; {len(problems)} queries"
           + (f" ({len(skipped)} skipped)" if skipped else ""))
     times: list[float] = []
     nw_pass = 0

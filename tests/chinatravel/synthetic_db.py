@@ -60,8 +60,30 @@ def _write_json(path: Path, data: Any) -> None:
     path.write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8")
 
 
-def build_database(root: Path) -> Path:
-    """Write the synthetic database under ``root`` (the ``database`` folder) and return ``root``."""
+def _scaled_rows(city: str, rows: list[list[Any]], header: list[str], scale: int, positions: list[dict[str, Any]]) -> list[list[Any]]:
+    """``rows`` plus ``(scale - 1) × len(rows)`` numbered copies spread over ~17 km (benchmark sizes)."""
+    import math
+
+    out = list(rows)
+    lat0, lon0 = CENTERS[city]
+    li, lo = header.index("lat"), header.index("lon")
+    for i in range(len(rows) * (scale - 1)):
+        r = list(rows[i % len(rows)])
+        r[0], r[1] = len(out), f"{r[1]}{i + 1}号"
+        ang, rad = i * 2.39996, 0.5 + (i % 37) * 0.45
+        r[li] = round(lat0 + rad * math.cos(ang) / 111.0, 6)
+        r[lo] = round(lon0 + rad * math.sin(ang) / (111.0 * math.cos(lat0 * math.pi / 180)), 6)
+        positions.append({"name": r[1], "position": [r[li], r[lo]]})
+        out.append(r)
+    return out
+
+
+def build_database(root: Path, scale: int = 1) -> Path:
+    """Write the synthetic database under ``root`` (the ``database`` folder) and return ``root``.
+
+    ``scale`` > 1 multiplies the POIs (numbered copies) and gives each city 12 metro lines of 25
+    stations, for benchmarks at the size of ChinaTravel's real cities (``scale=40``: ~1,100 POIs).
+    """
     subways: dict[str, list[dict[str, Any]]] = {}
     for city, slug in SLUGS.items():
         names = NAMES[city]
@@ -73,9 +95,8 @@ def build_database(root: Path) -> Path:
             opentime, endtime = ("08:30", "17:00") if i % 3 else ("07:00", "22:00")
             attr_rows.append([i, name, ATTRACTION_TYPES[i], lat, lon, opentime, endtime, price, 1.5 + (i % 3) * 0.5, 3.0])
             positions.append({"name": name, "position": [lat, lon]})
-        _write_csv(root / f"attractions/{slug}/attractions.csv",
-                   ["id", "name", "type", "lat", "lon", "opentime", "endtime", "price", "recommendmintime", "recommendmaxtime"],
-                   attr_rows)
+        header = ["id", "name", "type", "lat", "lon", "opentime", "endtime", "price", "recommendmintime", "recommendmaxtime"]
+        _write_csv(root / f"attractions/{slug}/attractions.csv", header, _scaled_rows(city, attr_rows, header, scale, positions))
         rest_rows = []
         for i, name in enumerate(names["rest"]):
             lat, lon = _offset(city, 20 + i, 0.8 + (i % 5) * 1.3)
@@ -84,15 +105,15 @@ def build_database(root: Path) -> Path:
             hours = ("10:00", "22:00") if i != 8 else ("06:30", "21:00")
             rest_rows.append([i, name, lat, lon, price, cuisine, hours[0], hours[1], f"招牌菜{i}、{cuisine}"])
             positions.append({"name": name, "position": [lat, lon]})
-        _write_csv(root / f"restaurants/{slug}/restaurants_{slug}.csv",
-                   ["id", "name", "lat", "lon", "price", "cuisine", "opentime", "endtime", "recommendedfood"], rest_rows)
+        header = ["id", "name", "lat", "lon", "price", "cuisine", "opentime", "endtime", "recommendedfood"]
+        _write_csv(root / f"restaurants/{slug}/restaurants_{slug}.csv", header, _scaled_rows(city, rest_rows, header, scale, positions))
         hotel_rows = []
         for i, name in enumerate(names["hotel"]):
             lat, lon = _offset(city, 40 + i, 1.0 + i * 0.9)
             hotel_rows.append([i, name, FEATURES[i], lat, lon, [880, 1200, 328, 260.5][i], 2 if i % 2 == 0 else 1])
             positions.append({"name": name, "position": [lat, lon]})
-        _write_csv(root / f"accommodations/{slug}/accommodations.csv",
-                   ["id", "name", "featurehoteltype", "lat", "lon", "price", "numbed"], hotel_rows)
+        header = ["id", "name", "featurehoteltype", "lat", "lon", "price", "numbed"]
+        _write_csv(root / f"accommodations/{slug}/accommodations.csv", header, _scaled_rows(city, hotel_rows, header, scale, positions))
         for j, hub in enumerate((STATIONS[city], AIRPORTS[city])):
             lat, lon = _offset(city, 60 + j, 9.0 + j * 14.0)
             positions.append({"name": hub, "position": [lat, lon]})
@@ -104,6 +125,12 @@ def build_database(root: Path) -> Path:
                 lat, lon = _offset(city, 80 + li * 11 + k * 3, 0.5 + k * 2.6)
                 stations.append({"name": f"{city}{'一二'[li]}号线{k + 1}站", "position": f"{lon},{lat}"})
             lines.append({"name": f"{'一二'[li]}号线", "stations": stations})
+        for li in range(12 if scale > 1 else 0):
+            stations = []
+            for k in range(25):
+                lat, lon = _offset(city, 200 + li * 29 + k * 7, 0.3 + k * 0.7)
+                stations.append({"name": f"{city}{li + 3}号线{k + 1}站", "position": f"{lon},{lat}"})
+            lines.append({"name": f"{li + 3}号线", "stations": stations})
         subways[slug] = lines
     _write_json(root / "transportation/subways.json", subways)
     flights = []
