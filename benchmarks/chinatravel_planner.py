@@ -22,11 +22,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from navworld.agents.reference import ReferencePlanner  # noqa: E402
-from navworld.tasks.chinatravel import query_problems  # noqa: E402
-from navworld.verify import verify_plan  # noqa: E402
-from navworld.verify.chinatravel import aggregate, chinatravel_view, query_of, verify_chinatravel  # noqa: E402
-from navworld.world import get_world  # noqa: E402
+from navworld.agents.reference import ReferencePlanner
+from navworld.tasks.chinatravel import query_problems
+from navworld.verify import verify_plan
+from navworld.verify.chinatravel import aggregate, chinatravel_view, query_of, verify_chinatravel
+from navworld.world import get_world
 
 
 def main() -> None:
