@@ -100,6 +100,9 @@ def _itin(d: int, i: int, *rest: Any) -> tuple[Any, ...]:
         ("visit ends before it starts", TAXI, _set(_itin(2, 0, "end_time"), "08:00"), {TIME[1]}),
         ("transfer arrives after the start", TAXI, _set(_itin(0, 1, "start_time"), "10:56"), {TIME[1]}),
         ("transfer starts elsewhere", TAXI, _set(_itin(0, 2, "transports", 0, "start"), "外滩"), {TRANS[1], SPACE[0]}),
+        ("unknown attraction: all 5 attraction and the 3 transport columns", METRO, lambda p: [
+            _act(p, 0, 1).update(position="不存在的景点"), _act(p, 0, 1)["transports"][2].update(end="不存在的景点"),
+            _act(p, 0, 2)["transports"][0].update(start="不存在的景点")], set(ATTR) | set(TRANS)),
         ("no hotel at all", TAXI, lambda p: [d["activities"].__setitem__(slice(None), [a for a in d["activities"] if a["type"] != "accommodation"]) for d in p["itinerary"]], None),
     ],
 )
