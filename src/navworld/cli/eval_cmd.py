@@ -17,6 +17,7 @@ from navworld.cli.eval_output import (
     exit_status,
     parse_fail_under,
     plain_line,
+    print_chinatravel_table,
     print_summary_table,
 )
 from navworld.core.errors import ConfigError, TaskError
@@ -162,6 +163,14 @@ def eval_command(
     csv_path: str = typer.Option(
         None, "--csv", metavar="FILE", envvar="NAVWORLD_CSV", help="Also write per-task results as CSV."
     ),
+    queries: str = typer.Option(
+        None, "--queries", metavar="FILE", envvar="NAVWORLD_QUERIES",
+        help="ChinaTravel queries (JSON / JSONL) to run instead of generated tasks (needs --world chinatravel:DIR).",
+    ),
+    profile: str = typer.Option(
+        None, "--profile", metavar="navworld|chinatravel", envvar="NAVWORLD_PROFILE",
+        help="chinatravel adds ChinaTravel's own metrics (default on a chinatravel world).",
+    ),
 ) -> None:
     """Run an agent over tasks (resumable); write results.jsonl, run.json and report.html."""
     from rich.console import Console
@@ -179,6 +188,7 @@ def eval_command(
             backend=backend, ray_address=ray_address, lang=lang, temperature=temperature, timeout=timeout,
             scoring=scoring,
             types=types, difficulty=difficulty, limit=limit,
+            queries=queries, profile=profile,
         )  # fmt: skip
         gate = parse_fail_under(fail_under)
     except (ConfigError, ValueError) as exc:
@@ -191,6 +201,11 @@ def eval_command(
         except AgentUnavailable as exc:
             bad_args(str(exc))
     err = Console(stderr=True)
+    if config.queries:
+        from navworld.cli.chinatravel_inputs import warn
+        from navworld.tasks.chinatravel import load_queries
+
+        warn(load_queries(config.queries)[1])
     if resumed and not json_out:
         err.print(f"resuming {config.out} (same configuration)")
     progress = EvalProgress(err, enabled=not json_out)
@@ -234,6 +249,7 @@ def eval_command(
     else:
         out_console = Console()
         print_summary_table(outcome.summary, config.out, out_console)
+        print_chinatravel_table(outcome.summary, out_console)
         out_console.print(plain_line(outcome.summary), highlight=False, soft_wrap=True)
     for line in attention_lines(outcome.summary):
         err.print(f"warning: {line}", highlight=False, soft_wrap=True, markup=False)

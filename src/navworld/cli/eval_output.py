@@ -11,10 +11,21 @@ from typing import Any
 from navworld.cli import exitcodes
 from navworld.core.errors import ConfigError
 
-__all__ = ["attention_lines", "exit_status", "parse_fail_under", "plain_line", "print_summary_table"]
+__all__ = [
+    "attention_lines",
+    "exit_status",
+    "parse_fail_under",
+    "plain_line",
+    "print_chinatravel_table",
+    "print_summary_table",
+]
 
 PLAIN_KEYS = ("tasks", "completed", "errors", "new", "score_mean", "success_rate", "fpr", "seconds")
-_HIDDEN = {"not_applicable", "error_kinds", "judge_failures", "new_errors"}
+_HIDDEN = {"not_applicable", "error_kinds", "judge_failures", "new_errors", "chinatravel"}
+CHINATRAVEL_KEYS = (
+    "n", "schema_pass", "epr_micro", "epr_macro", "lpr_micro", "lpr_macro", "c_lpr", "fpr", "dav", "att", "ddr",
+    "tpc_overall", "columns", "exceptions",
+)
 
 
 def _value(summary: dict[str, Any], key: str) -> str:
@@ -35,7 +46,8 @@ def print_summary_table(summary: dict[str, Any], run_dir: str, console: Any) -> 
     """The summary as a rich table on ``console``."""
     from rich.table import Table
 
-    table = Table(title=f"navworld eval — {run_dir}", show_header=True, header_style="bold")
+    label = " — navworld profile" if isinstance(summary.get("chinatravel"), dict) else ""
+    table = Table(title=f"navworld eval — {run_dir}{label}", show_header=True, header_style="bold")
     table.add_column("metric")
     table.add_column("value", justify="right", overflow="fold")
     for key in summary:
@@ -48,12 +60,31 @@ def print_summary_table(summary: dict[str, Any], run_dir: str, console: Any) -> 
     console.print(table)
 
 
+def print_chinatravel_table(summary: dict[str, Any], console: Any) -> None:
+    """ChinaTravel's own metrics (percent, their formulas) as a second, labelled table."""
+    ct = summary.get("chinatravel")
+    if not isinstance(ct, dict):
+        return
+    from rich.table import Table
+
+    table = Table(title="ChinaTravel profile — their formulas, percent", show_header=True, header_style="bold")
+    table.add_column("metric")
+    table.add_column("value", justify="right")
+    for key in CHINATRAVEL_KEYS:
+        value = ct.get(key)
+        table.add_row(key, "—" if value is None else (f"{value:.2f}" if isinstance(value, float) else str(value)))
+    console.print(table)
+
+
 def plain_line(summary: dict[str, Any]) -> str:
     """``tasks: 70  completed: 70  errors: 0  new: 70  score_mean: …`` (n/a figures say why)."""
     parts = []
     for key in PLAIN_KEYS:
         reason = (summary.get("not_applicable") or {}).get(key)
         parts.append(f"{key}: n/a ({reason})" if reason else f"{key}: {summary.get(key)}")
+    ct = summary.get("chinatravel")
+    if isinstance(ct, dict):
+        parts.append(f"chinatravel fpr %: {ct.get('fpr')}  tpc_overall: {ct.get('tpc_overall')}")
     return "  ".join(parts)
 
 

@@ -1,10 +1,14 @@
-"""``navworld verify --plan PLAN.json (--task ID | --problem PROBLEM.json) [--trace TRACE.json]``.
+"""``navworld verify --plan PLAN.json (--task ID | --problem PROBLEM.json | --query QUERY.json) [--trace TRACE.json]``.
 
 ChinaTravel-style verification of one plan: environment checks against the sandbox world (and
 the trace's tool results when ``--trace`` is given), the task's constraint programs and its
 preferences. ``PLAN.json`` may hold the plan JSON or a whole answer (the plan is then the last
 ```` ```json ```` block). Exit status: 0 when the plan passes everything (``final_pass``), 1 when it
 fails, 2 for bad arguments or unreadable files.
+
+``--world chinatravel:DIR --query QUERY.json`` verifies against ChinaTravel's own database and
+query; ``--profile chinatravel`` (the default there) adds their verdict under the key
+``chinatravel`` (``navworld.verify.chinatravel``) and decides the exit status.
 """
 
 from __future__ import annotations
@@ -61,25 +65,45 @@ def verify(
     trace: Annotated[Path | None, typer.Option("--trace", help="Episode transcript (OpenAI messages) for grounding.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the verification as one JSON document.")] = False,
     salt: Annotated[str | None, typer.Option("--salt", envvar="NAVWORLD_SALT", help="Salt of weekly facts (trains, flights).")] = None,
+    world_spec: Annotated[str | None, typer.Option("--world", envvar="NAVWORLD_WORLD", help="sandbox (default) or chinatravel:DIR.")] = None,
+    query: Annotated[Path | None, typer.Option("--query", help="A ChinaTravel query (JSON / JSONL) instead of --task.")] = None,
+    uid: Annotated[str | None, typer.Option("--uid", help="The query of --query to use when the file holds several.")] = None,
+    profile: Annotated[str | None, typer.Option("--profile", help="navworld, or chinatravel (adds ChinaTravel's own verdict).")] = None,
 ) -> None:
     """Verify one plan: environment checks, constraint programs, preferences (ChinaTravel-style)."""
     plan_text = read_text(plan, "plan")
     messages = read_json(trace, "trace") if trace is not None else None
     if messages is not None and not isinstance(messages, (list, dict)):
         bad_args(f"trace {trace} must be a JSON list of chat messages")
-    try:
-        from navworld.world.sandbox import SandboxWorld
-    except ImportError:
-        bad_args("the sandbox world (navworld.world.sandbox) is not available")
-    world = SandboxWorld(salt=salt)
-    problem = load_problem(task, problem_file, world)
+    from navworld.cli.chinatravel_inputs import ct_human, load_query_problem, resolve_profile, verify_world
+
+    world = verify_world(world_spec, salt)
+    chosen = resolve_profile(profile, world)
+    if query is not None:
+        if task is not None or problem_file is not None:
+            bad_args("give one of --task, --problem or --query")
+        problem = load_query_problem(query, uid, world, salt)
+    elif task is not None and hasattr(world, "tables"):
+        bad_args("--task generates navworld's own tasks; on a chinatravel world give --query QUERY.json")
+    else:
+        problem = load_problem(task, problem_file, world)
 
     from navworld.verify import verify_plan
 
     result = verify_plan(plan_text, problem, world, messages)
+    out = result.to_dict()
+    passed = result.final_pass
+    if chosen == "chinatravel":
+        from navworld.verify.chinatravel import chinatravel_view, query_of, verify_chinatravel
+
+        view, notes = chinatravel_view(plan_text, world, problem.group_size, problem.destination_city)
+        out["chinatravel"] = {**verify_chinatravel(view, query_of(problem), world), "notes": notes}
+        passed = out["chinatravel"]["final_pass"]
     if as_json:
-        print_json(result.to_dict())
+        print_json(out)
     else:
-        sys.stdout.write(_human(result, problem))
+        sys.stdout.write(_human(result, problem) if chosen == "navworld" else "navworld profile:\n" + _human(result, problem))
+        if chosen == "chinatravel":
+            sys.stdout.write(ct_human(out["chinatravel"]))
         sys.stdout.flush()
-    raise typer.Exit(0 if result.final_pass else 1)
+    raise typer.Exit(0 if passed else 1)

@@ -239,6 +239,10 @@ def run_eval(
             seconds=elapsed,
             seed=config.salt,
         )
+        if config.profile == "chinatravel":
+            from navworld.runner.chinatravel import chinatravel_summary
+
+            summary["chinatravel"] = chinatravel_summary(rows)
         summary["retried"] = retried
         summary["new_errors"] = counter["errors"]
         if status == "complete" and summary["completed"] < summary["planned"]:

@@ -135,6 +135,11 @@ class EvalConfig(BaseModel):
     """The LLM judge, if any."""
     scoring: Literal["s2", "seed"] = "s2"
     """The scoring profile (``navworld.scoring.profile``): ``s2`` (default) or ``seed``."""
+    # -- ChinaTravel data (issue 17) ---------------------------------------------------------------
+    queries: str | None = None
+    """A ChinaTravel query file: the run's problems are its queries (task ids = positions)."""
+    profile: Literal["navworld", "chinatravel"] = "navworld"
+    """``chinatravel`` adds ChinaTravel's own verdict per row and their metrics to the summary."""
 
     def public_dict(self) -> dict[str, Any]:
         """The config as JSON-safe data, URLs stripped of secrets, ids shown as the spec."""
@@ -145,4 +150,7 @@ class EvalConfig(BaseModel):
         data["agent"]["base_url"] = public_url(self.agent.base_url)
         if self.judge is not None:
             data["judge"]["base_url"] = public_url(self.judge.base_url)
+        if self.queries is None and self.profile == "navworld":  # runs without ChinaTravel data keep their digest
+            data.pop("queries")
+            data.pop("profile")
         return data

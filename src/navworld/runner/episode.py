@@ -50,10 +50,11 @@ def _generator(salt: str | None = None) -> Any:
 
 def row_hash(config: EvalConfig, problem: Problem, epoch: int) -> str:
     """The content hash of the row of ``problem`` at ``epoch`` under ``config``."""
+    world = config.world if config.profile == "navworld" else f"{config.world}|profile={config.profile}"
     return content_hash(
         problem.to_dict(),
         salt=config.salt,
-        world=config.world,
+        world=world,
         versions={**versions(), "scoring_profile": config.scoring},
         agent=config.agent.identity(),
         judge=config.judge.identity() if config.judge else None,
@@ -61,12 +62,22 @@ def row_hash(config: EvalConfig, problem: Problem, epoch: int) -> str:
     )
 
 
+def _query_problems(config: EvalConfig, world: Any | None = None) -> list[Problem]:
+    """The problems of ``config.queries`` (a ChinaTravel query file, issue 17)."""
+    from navworld.runner.chinatravel import query_problem_list
+    from navworld.world import get_world
+
+    assert config.queries is not None
+    return query_problem_list(config.queries, world or get_world(config.world, config.salt), config.salt, config.lang)
+
+
 def plan_jobs(config: EvalConfig, generator: Any | None = None) -> list[Job]:
     """Every (task, epoch) of the run, in order, with its content hash."""
     gen = generator or _generator(config.salt)
+    queries = _query_problems(config) if config.queries else None
     jobs: list[Job] = []
     for task_id in config.task_ids:
-        problem = gen.generate(task_id, lang=config.lang)
+        problem = queries[task_id] if queries is not None else gen.generate(task_id, lang=config.lang)
         for epoch in range(config.epochs):
             jobs.append(
                 Job(
@@ -115,9 +126,14 @@ class EpisodeRunner:
         from navworld.world import get_world
 
         self.world = get_world(config.world, config.salt)
+        self.queries = _query_problems(config, self.world) if config.queries else None
         self.agent = agent if agent is not None else build_agent(config.agent)
         judge = _build_judge(config.judge) if config.judge else None
-        self.scorer = _build_scorer(judge, config.salt, config.scoring)
+        from navworld.runner.chinatravel import is_chinatravel_world
+
+        self._on_chinatravel = is_chinatravel_world(self.world)
+        # plans are verified against the run's own world when it is not the sandbox's (ChinaTravel data)
+        self.scorer = _build_scorer(judge, config.salt, config.scoring, self.world if self._on_chinatravel else None)
         self._judged = judge is not None
         self._secrets = [s for s in (resolve_api_key(config.agent.api_key_env),) if s and len(s) >= 4]
 
@@ -159,7 +175,7 @@ class EpisodeRunner:
         config = self.config
         started = time.perf_counter()
         if problem is None:
-            problem = self.generator.generate(task_id, lang=config.lang)
+            problem = self.queries[task_id] if self.queries is not None else self.generator.generate(task_id, lang=config.lang)
         error: str | None = None
         record = RunRecord()
         report_dict: dict[str, Any] | None = None
@@ -182,11 +198,20 @@ class EpisodeRunner:
             except Exception as exc:  # a scorer bug is recorded, not fatal
                 log.exception("task %s epoch %s: scoring failed", task_id, epoch)
                 error = f"scorer: {exc.__class__.__name__}: {exc}"
+        chinatravel: dict[str, Any] | None = None
+        if error is None and self._on_chinatravel:  # the scorer verifies on the sandbox; this world is the truth
+            from navworld.runner.chinatravel import verify_row
+
+            try:
+                verification, chinatravel = verify_row(self.world, problem, record.answer, record.trace, config.profile)
+            except Exception as exc:  # a verification bug is recorded, not fatal
+                log.exception("task %s epoch %s: chinatravel verification failed", task_id, epoch)
+                error = f"verify: {exc.__class__.__name__}: {exc}"
         total = report_dict.get("total") if report_dict else None
         score = float(total) if isinstance(total, int | float) else None
         n_constraints = len(problem.hard_logic)
         vers = versions()
-        return {
+        row = {
             "schema_version": vers["schema_version"],
             "task_id": task_id,
             "epoch": epoch,
@@ -222,6 +247,11 @@ class EpisodeRunner:
             "content_hash": row_hash(config, problem, epoch),
             "finished_at": datetime.now(UTC).isoformat(timespec="seconds"),
         }
+        if config.queries:
+            row["uid"] = problem.extra.get("uid")
+        if chinatravel is not None:
+            row["chinatravel"] = chinatravel
+        return row
 
 
 _PROCESS_STATE: dict[str, Any] = {}

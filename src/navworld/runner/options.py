@@ -94,6 +94,37 @@ def _default_out(digest: str, root: Path = Path("runs")) -> tuple[Path, bool]:
     return out, False
 
 
+def _chinatravel_options(tasks: str | None, queries: str | None, profile: str | None, world: Any) -> tuple[
+        list[int], str | None, str]:
+    """Task ids, the query file and the profile (``--queries`` / ``--profile``, issue 17)."""
+    ct_world = hasattr(world, "tables")
+    name = (profile or ("chinatravel" if ct_world else "navworld")).strip().lower()
+    if name not in ("navworld", "chinatravel"):
+        raise ConfigError(f"--profile must be navworld or chinatravel, got {profile!r}")
+    if name == "chinatravel" and not ct_world:
+        raise ConfigError("--profile chinatravel needs --world chinatravel:DIR (ChinaTravel's database)")
+    if not queries or not queries.strip():
+        if ct_world:
+            raise ConfigError("a chinatravel world runs ChinaTravel queries: give --queries FILE")
+        return parse_task_spec(tasks or ""), None, name
+    if not ct_world:
+        raise ConfigError("--queries needs --world chinatravel:DIR (the database the queries refer to)")
+    from navworld.tasks.chinatravel import QueryError, load_queries
+
+    path = str(Path(queries.strip()).resolve())
+    try:
+        found, _errors = load_queries(path)
+    except QueryError as exc:
+        raise ConfigError(str(exc)) from None
+    if not found:
+        raise ConfigError(f"--queries {queries}: no usable query ({_errors[0] if _errors else 'empty'})")
+    ids = parse_task_spec(tasks) if tasks and tasks.strip() else list(range(len(found)))
+    bad = [i for i in ids if i >= len(found)]
+    if bad:
+        raise ConfigError(f"--tasks {tasks}: the query file has {len(found)} usable queries (ids 0..{len(found) - 1})")
+    return ids, path, name
+
+
 def build_config(
     *,
     agent: str | None,
@@ -119,19 +150,14 @@ def build_config(
     types: str | None = None,
     difficulty: str | None = None,
     limit: str | None = None,
+    queries: str | None = None,
+    profile: str | None = None,
 ) -> tuple[EvalConfig, bool]:
     """Validate the options and build the :class:`~navworld.runner.config.EvalConfig`.
 
     Returns the config and whether an earlier run directory with the same configuration is
     resumed (only when ``--out`` was not given). Raises :class:`ConfigError` on bad input.
     """
-    task_ids = parse_task_spec(tasks or "")
-    # task filters (--types / --difficulty / --limit): see navworld.runner.selection
-    selection = describe_selection(types=types, difficulty=difficulty, limit=limit)
-    if selection:
-        task_ids = select_tasks(task_ids, types=types, difficulty=difficulty, limit=limit)
-        if not task_ids:
-            raise ConfigError(f"no task of --tasks {tasks!r} matches {selection}")
     kind = _choice("agent", agent, "model" if model else "reference", ("reference", "model"))
     if kind == "reference" and (model or base_url):
         raise ConfigError("--agent reference cannot be combined with --model/--base-url")
@@ -163,7 +189,16 @@ def build_config(
         raise ConfigError("--world must not be empty")
     from navworld.world import get_world
 
-    get_world(world_spec, current_salt(salt))  # validates the spec (ConfigError) before anything is written
+    built = get_world(world_spec, current_salt(salt))  # validates the spec (ConfigError) before anything is written
+    task_ids, query_path, profile_name = _chinatravel_options(tasks, queries, profile, built)
+    # task filters (--types / --difficulty / --limit) of generated tasks: see navworld.runner.selection
+    selection = describe_selection(types=types, difficulty=difficulty, limit=limit)
+    if selection:
+        if query_path:
+            raise ConfigError("--types/--difficulty/--limit select generated tasks; with --queries use --tasks")
+        task_ids = select_tasks(task_ids, types=types, difficulty=difficulty, limit=limit)
+        if not task_ids:
+            raise ConfigError(f"no task of --tasks {tasks!r} matches {selection}")
     fields: dict[str, Any] = {
         "task_ids": tuple(task_ids),
         "tasks_spec": (tasks or "").strip(),
@@ -179,6 +214,8 @@ def build_config(
         "agent": agent_spec,
         "judge": judge,
         "scoring": _choice("scoring", scoring, "s2", ("s2", "seed")),
+        "queries": query_path,
+        "profile": profile_name,
     }
     resumed = False
     if out and out.strip():

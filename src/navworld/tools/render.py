@@ -204,6 +204,12 @@ def _render_weather(data: Mapping[str, Any]) -> str:
 
 
 # -- transport -------------------------------------------------------------------------------
+def _yuan(price: Any) -> str:
+    """A fare as the data gives it: whole yuan without decimals (``553``), else as is (``553.5``)."""
+    value = float(price)
+    return str(int(value)) if value.is_integer() else f"{value:.2f}".rstrip("0").rstrip(".")
+
+
 def _render_flights(data: Mapping[str, Any], args: Mapping[str, Any]) -> str:
     rows = data.get("flights") or []
     date = _s(data.get("date") or args.get("date"))
@@ -212,9 +218,10 @@ def _render_flights(data: Mapping[str, Any], args: Mapping[str, Any]) -> str:
     lines = [f"search_flights：{date} {a} → {b}，共 {len(rows)} 个航班"]
     for f in rows:
         nd = "(次日)" if f.get("next_day") else ""
+        airline = f"（{f['airline']}）" if f.get("airline") else ""
         lines.append(
-            f"航班 {f['flight_no']}（{f['airline']}） {f['dep_time']} {f['from_airport']} → "
-            f"{f['arr_time']}{nd} {f['to_airport']}，飞行 {fmt_duration(int(f['duration_min']))}，经济舱 {int(f['price'])}元"
+            f"航班 {f['flight_no']}{airline} {f['dep_time']} {f['from_airport']} → "
+            f"{f['arr_time']}{nd} {f['to_airport']}，飞行 {fmt_duration(int(f['duration_min']))}，经济舱 {_yuan(f['price'])}元"
         )
     return "\n".join(lines)
 
@@ -229,7 +236,7 @@ def _render_trains(data: Mapping[str, Any], args: Mapping[str, Any]) -> str:
     for t in rows:
         nd = "(次日)" if t.get("next_day") else ""
         kind = str(t.get("train_type"))
-        seats = " / ".join([f"{s['class']} {int(s['price'])}元" for s in t.get("seats") or ()])
+        seats = " / ".join([f"{s['class']} {_yuan(s['price'])}元" for s in t.get("seats") or ()])
         lines.append(
             f"车次 {t['train_no']}（{labels.get(kind, kind)}） {t['dep_time']} {t['from_station']} → {t['arr_time']}{nd} "
             f"{t['to_station']}，历时 {fmt_duration(int(t['duration_min']))}，{seats}"

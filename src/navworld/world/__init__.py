@@ -19,7 +19,8 @@ def get_world(spec: str | None = None, salt: str | None = None) -> WorldBackend:
     """Build the world backend named by ``spec`` (else ``NAVWORLD_WORLD``, else ``sandbox``).
 
     ``sandbox`` is the built-in offline world; ``amap``, ``record:DIR`` and ``replay:DIR`` are
-    built by ``navworld.world.amap.make_world`` when that package is present (else ``ConfigError``).
+    built by ``navworld.world.amap.make_world`` when that package is present (else ``ConfigError``);
+    ``chinatravel:DIR`` loads ChinaTravel's own database (``navworld.world.chinatravel``).
     """
     text = (spec if spec is not None and spec != "" else os.environ.get(WORLD_ENV, "")).strip() or "sandbox"
     kind = text.split(":", 1)[0].lower()
@@ -35,4 +36,8 @@ def get_world(spec: str | None = None, salt: str | None = None) -> WorldBackend:
         except ImportError:
             raise ConfigError(f"world backend {kind!r} is not available yet; use 'sandbox'") from None
         return make_world(text, salt)
-    raise ConfigError(f"unknown world {text!r}: expected sandbox, amap, record:DIR or replay:DIR")
+    if kind == "chinatravel":
+        from navworld.world.chinatravel import make_world as make_chinatravel
+
+        return make_chinatravel(text, salt)
+    raise ConfigError(f"unknown world {text!r}: expected sandbox, amap, record:DIR, replay:DIR or chinatravel:DIR")

@@ -74,6 +74,11 @@ class Brief:
     study_theme: str
     purpose: str
     budget_level: str = "economy"
+    meal_last: tuple[tuple[str, int], ...] = ()
+    """Stricter latest meal starts than the verifier's windows (``extra["meal_latest_start"]``),
+    e.g. ChinaTravel's lunch before 14:00 and dinner before 20:00."""
+    inner_modes: tuple[str, ...] = ()
+    """Inner-city modes the plan may use (``extra["innercity_modes"]``; empty = any)."""
 
     @property
     def has_origin(self) -> bool:
@@ -157,5 +162,18 @@ def read_brief(problem: Problem) -> Brief:
         study_theme=str(ex.get("study_theme") or ""),
         purpose=str(ex.get("purpose") or ""),
         budget_level=str(problem.budget_level or "economy"),
+        meal_last=_meal_last(ex.get("meal_latest_start")),
+        inner_modes=tuple(m for m in (ex.get("innercity_modes") or ()) if m in ("walk", "transit", "taxi")),
     )
+
+
+def _meal_last(value: Any) -> tuple[tuple[str, int], ...]:
+    if not isinstance(value, dict):
+        return ()
+    out = []
+    for meal, text in sorted(value.items()):
+        minutes = _minutes(text)
+        if meal in ("breakfast", "lunch", "dinner") and minutes is not None:
+            out.append((meal, minutes))
+    return tuple(out)
 

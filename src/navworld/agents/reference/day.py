@@ -120,6 +120,13 @@ class DayPlanner:
         cap = self.ctx.meal_cap
         return cap is None or (poi.cost or 0.0) <= cap
 
+    def _meal_last(self, kind: str) -> int:
+        """Latest start of ``kind``: the verifier's window, or the problem's stricter one."""
+        for meal, minutes in self.b.meal_last:
+            if meal == kind:
+                return min(minutes, MEAL_LAST[kind])
+        return MEAL_LAST[kind]
+
     def _meal(self, kind: str, pos: Place | None, t: int, spec: DaySpec, st: TripState) -> Stop | None:
         ctx, b = self.ctx, self.b
         dur = MEAL_MINUTES[kind]
@@ -158,7 +165,7 @@ class DayPlanner:
             o, c = open_hours(r)
             if start < o:
                 start = o
-            if start > MEAL_LAST[kind] or start + dur > c:
+            if start > self._meal_last(kind) or start + dur > c:
                 tried += 1
                 continue
             if not open_during(r, start, start + dur) or not self._finish_ok(spec, place, start + dur):

@@ -43,6 +43,6 @@ def spare_route(b: Brief, days: list[list[Stop]], lookup: WorldLookup, sights: l
     sight = next((p for p in sights if p.name != start.name), None)
     if sight is None:
         return []
-    mover = Mover(lookup, b.dest, b.people, Policy(public_only=b.public_only))
+    mover = Mover(lookup, b.dest, b.people, Policy(public_only=b.public_only, modes=frozenset(b.inner_modes)))
     legs = mover.legs(start, Place.of(sight), 0)
     return legs[:1] if legs else []

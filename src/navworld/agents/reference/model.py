@@ -155,6 +155,8 @@ class Policy:
     public_only: bool = False
     fast: bool = False
     frugal: bool = False
+    modes: frozenset[str] = frozenset()
+    """When set, the only plan modes allowed (``walk``, ``transit``, ``taxi``)."""
 
 
 class Mover:
@@ -166,6 +168,8 @@ class Mover:
         self.people = people
         self.policy = policy
         self.cars = math.ceil(people / 4)
+        self.min_minutes = int(getattr(lookup.world, "min_leg_minutes", 1))
+        """Shortest leg the world reports (1 minute; worlds that truncate to whole minutes say 0)."""
         self._memo: dict[tuple[str, str], tuple[str, Route] | None] = {}
 
     def route(self, a: Place, b: Place, mode: str) -> Route | None:
@@ -176,6 +180,9 @@ class Mover:
         """The mode and route for going from ``a`` to ``b`` (None when no allowed mode works)."""
         key = (a.name, b.name)
         if key in self._memo:
+            return self._memo[key]
+        if self.policy.modes:
+            self._memo[key] = self._choose_among(a, b, self.policy.modes)
             return self._memo[key]
         found: tuple[str, Route] | None = None
         if haversine_km(a.loc, b.loc) < 3.0:
@@ -202,12 +209,32 @@ class Mover:
         self._memo[key] = found
         return found
 
+    def _choose_among(self, a: Place, b: Place, modes: frozenset[str]) -> tuple[str, Route] | None:
+        """The mode and route among the allowed ``modes`` only (walk when short, else the faster)."""
+        if "walk" in modes and haversine_km(a.loc, b.loc) < 3.0:
+            walk = self.route(a, b, "walk")
+            if walk is not None and (walk.duration_s <= WALK_MAX_MIN * 60 or modes == {"walk"}):
+                return ("walk", walk)
+        transit = self.route(a, b, "transit") if "transit" in modes else None
+        taxi = self.route(a, b, "taxi") if "taxi" in modes else None
+        if transit is not None and taxi is not None:
+            slow = transit.duration_s > TRANSIT_SLACK * taxi.duration_s + TRANSIT_EXTRA_MIN * 60
+            return ("taxi", taxi) if slow and not self.policy.frugal else ("transit", transit)
+        if transit is not None:
+            return ("transit", transit)
+        if taxi is not None:
+            return ("taxi", taxi)
+        if "walk" in modes:
+            walk = self.route(a, b, "walk")
+            return ("walk", walk) if walk is not None and walk.duration_s <= 90 * 60 else None
+        return None
+
     def minutes(self, a: Place, b: Place) -> int | None:
         """Travel minutes from ``a`` to ``b`` (0 at the same place, None when impossible)."""
         if a.name == b.name:
             return 0
         got = self.choose(a, b)
-        return None if got is None else max(1, math.ceil(got[1].duration_s / 60))
+        return None if got is None else max(self.min_minutes, math.ceil(got[1].duration_s / 60))
 
     def legs(self, a: Place, b: Place, t: int) -> list[Leg] | None:
         """The transfer from ``a`` leaving at ``t`` (``[]`` at the same place)."""
@@ -217,7 +244,7 @@ class Mover:
         if got is None:
             return None
         mode, route = got
-        t1 = t + max(1, math.ceil(route.duration_s / 60))
+        t1 = t + max(self.min_minutes, math.ceil(route.duration_s / 60))
         if mode == "taxi":
             return [Leg(mode, a.name, b.name, t, t1, route, route.taxi_cost, route.taxi_cost * self.cars, cars=self.cars)]
         if mode == "transit":

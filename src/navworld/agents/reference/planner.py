@@ -189,7 +189,8 @@ class TripPlanner:
     async def _attempt(self, go: Service | None, back: Service | None, hotel: Poi | None, tuning: Tuning) -> _Attempt | None:
         b = self.brief
         fast = b.prefers("travel_time") and not b.prefers("taxi_legs") and not tuning.frugal
-        policy = Policy(public_only=b.public_only, fast=fast, frugal=tuning.frugal or b.prefers("taxi_legs"))
+        policy = Policy(public_only=b.public_only, fast=fast, frugal=tuning.frugal or b.prefers("taxi_legs"),
+                        modes=frozenset(b.inner_modes))
         mover = Mover(self.lookup, b.dest, b.people, policy)
         values = attraction_values(self.pool, b, self.landmarks, tuning.frugal)
         attractions = list(self.attr_pool)
