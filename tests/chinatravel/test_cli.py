@@ -131,5 +131,6 @@ def test_eval_warns_about_skipped_queries_and_runs_the_rest(db_dir: Path, tmp_pa
 def test_export_needs_a_run_directory(tmp_path: Path) -> None:
     r = _cli("export", str(tmp_path))
     assert r.exit_code == 2 and "not a run directory" in r.stderr
+    (tmp_path / "results.jsonl").write_text("", encoding="utf-8")
     r = _cli("export", str(tmp_path), "--format", "csvx")
-    assert r.exit_code == 2 and "--format must be one of chinatravel" in r.stderr
+    assert r.exit_code == 2 and "--format must be one of csv, chinatravel" in r.stderr
