@@ -124,41 +124,6 @@ def requirements_summary(ctx: JudgeContext) -> str:
     return "\n".join(rows)
 
 
-def _count(pattern: re.Pattern[str], text: str, ctx: JudgeContext) -> str:
-    """A signal count; under s2 at most one per 200 characters and never above the cap (stuffing a
-    line with connectors buys nothing), written ``≥N`` at the cap."""
-    n = len(pattern.findall(text))
-    if not ctx.verified_only:
-        return str(n)
-    cap = min(C.JUDGE_SIGNAL_CAP, max(1, len(text) // 200))
-    return f"≥{cap}" if n >= cap else str(n)
-
-
-def _plan_budget(ctx: JudgeContext) -> str:
-    """The budget verdict from the plan's own costs, summed by code (never the answer's totals)."""
-    plan = ctx.plan_total
-    if plan is None:
-        return "无可核验的计划总价"
-    if not ctx.problem.budget:
-        return f"计划合计 {plan:g} 元（未指定预算）"
-    verdict = "在预算内" if plan <= ctx.problem.budget else "超出预算"
-    return f"计划合计 {plan:g} 元（代码按计划各项 cost 求和），{verdict}"
-
-
-def _plan_row(plan: dict[str, object]) -> str:
-    """The plan assessment as code computed it (numbers and check names only)."""
-    if not plan.get("delivered"):
-        return "【计划核验】未交付可解析的 JSON 计划"
-    penalties = plan.get("check_penalties") or {}
-    failed = ", ".join(sorted(penalties)[:12]) if isinstance(penalties, dict) else ""
-    programs = plan.get("failed_programs") or []
-    return (
-        f"【计划核验】环境检查系数 {plan.get('env_factor')}；约束程序系数 {plan.get('logic_factor')}"
-        f"（未满足 {len(programs) if isinstance(programs, list) else 0} 条）；文字与计划一致性 {plan.get('agreement_factor')}"
-        + (f"；未通过的检查: {failed}" if failed else "")
-    )
-
-
 def facts_summary(ctx: JudgeContext) -> str:
     """What the tools returned, truncated per category."""
     tf = ctx.tf
@@ -194,41 +159,6 @@ def facts_summary(ctx: JudgeContext) -> str:
     if ctx.problem.origin_city and not (tf.called & C.TRANSPORT_TOOLS):
         rows.append("警告: 未调用航班/火车查询，答案中的班次与票价均无工具来源")
     return "\n".join(rows)
-
-
-def _count(pattern: re.Pattern[str], text: str, ctx: JudgeContext) -> str:
-    """A signal count; under s2 at most one per 200 characters and never above the cap (stuffing a
-    line with connectors buys nothing), written ``≥N`` at the cap."""
-    n = len(pattern.findall(text))
-    if not ctx.verified_only:
-        return str(n)
-    cap = min(C.JUDGE_SIGNAL_CAP, max(1, len(text) // 200))
-    return f"≥{cap}" if n >= cap else str(n)
-
-
-def _plan_budget(ctx: JudgeContext) -> str:
-    """The budget verdict from the plan's own costs, summed by code (never the answer's totals)."""
-    plan = ctx.plan_total
-    if plan is None:
-        return "无可核验的计划总价"
-    if not ctx.problem.budget:
-        return f"计划合计 {plan:g} 元（未指定预算）"
-    verdict = "在预算内" if plan <= ctx.problem.budget else "超出预算"
-    return f"计划合计 {plan:g} 元（代码按计划各项 cost 求和），{verdict}"
-
-
-def _plan_row(plan: dict[str, object]) -> str:
-    """The plan assessment as code computed it (numbers and check names only)."""
-    if not plan.get("delivered"):
-        return "【计划核验】未交付可解析的 JSON 计划"
-    penalties = plan.get("check_penalties") or {}
-    failed = ", ".join(sorted(penalties)[:12]) if isinstance(penalties, dict) else ""
-    programs = plan.get("failed_programs") or []
-    return (
-        f"【计划核验】环境检查系数 {plan.get('env_factor')}；约束程序系数 {plan.get('logic_factor')}"
-        f"（未满足 {len(programs) if isinstance(programs, list) else 0} 条）；文字与计划一致性 {plan.get('agreement_factor')}"
-        + (f"；未通过的检查: {failed}" if failed else "")
-    )
 
 
 def _subtotals(ctx: JudgeContext) -> set[float]:

@@ -10,6 +10,7 @@ canonical names.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,6 +22,7 @@ __all__ = [
     "canonical_tool_name",
     "content_text",
     "is_error_text",
+    "iter_events",
     "messages_of",
     "parse_args",
     "read_trace",
@@ -124,10 +126,10 @@ def messages_of(trace: object) -> list[dict[str, Any]]:
     return [m for m in trace if isinstance(m, dict)]
 
 
-def read_trace(trace: object) -> list[ToolCallRecord]:
-    """Every tool call of the trace, in order, paired with its result (never raises)."""
-    calls: list[list[Any]] = []
-    by_id: dict[str, int] = {}
+def iter_events(trace: object) -> Iterator[tuple[str, Any, str, Any]]:
+    """The trace's tool events in order: ``("call", id or None, tool, arguments)`` for each tool
+    call of an assistant message and ``("result", tool_call_id, text, message name)`` for each tool
+    message (never raises; malformed entries are skipped)."""
     for msg in messages_of(trace):
         role = msg.get("role")
         if role == "assistant":
@@ -138,28 +140,34 @@ def read_trace(trace: object) -> list[ToolCallRecord]:
                 if not isinstance(tc, dict):
                     continue
                 fn = tc.get("function") if isinstance(tc.get("function"), dict) else {}
-                call_id = tc.get("id") if isinstance(tc.get("id"), str) else f"_call{len(calls)}"
-                record = [
-                    call_id,
-                    canonical_tool_name(fn.get("name")),
-                    parse_args(fn.get("arguments")),
-                    None,
-                ]
-                by_id.setdefault(call_id, len(calls))
-                calls.append(record)
+                call_id = tc.get("id") if isinstance(tc.get("id"), str) and tc.get("id") else None
+                yield "call", call_id, canonical_tool_name(fn.get("name")), parse_args(fn.get("arguments"))
         elif role == "tool":
-            text = content_text(msg.get("content"))
-            call_id = msg.get("tool_call_id")
-            idx = by_id.get(call_id) if isinstance(call_id, str) else None
-            if idx is not None and calls[idx][3] is None:
-                calls[idx][3] = text
-                continue
-            # An orphan result: attach to the first unanswered call, else infer the tool from the header.
-            pending = next((c for c in calls if c[3] is None), None)
-            if pending is not None and not isinstance(call_id, str):
-                pending[3] = text
-                continue
-            m = P.TOOL_HEADER_NAME.match(text)
-            name = m.group(1) if m else canonical_tool_name(msg.get("name"))
-            calls.append([str(call_id or f"_orphan{len(calls)}"), name, None, text])
+            yield "result", msg.get("tool_call_id"), content_text(msg.get("content")), msg.get("name")
+
+
+def read_trace(trace: object) -> list[ToolCallRecord]:
+    """Every tool call of the trace, in order, paired with its result (never raises; the seed's
+    lenient pairing: an orphan result answers the first unanswered call)."""
+    calls: list[list[Any]] = []
+    by_id: dict[str, int] = {}
+    for kind, call_id, a, b in iter_events(trace):
+        if kind == "call":
+            call_id = call_id if call_id is not None else f"_call{len(calls)}"
+            by_id.setdefault(call_id, len(calls))
+            calls.append([call_id, a, b, None])
+            continue
+        text = a
+        idx = by_id.get(call_id) if isinstance(call_id, str) else None
+        if idx is not None and calls[idx][3] is None:
+            calls[idx][3] = text
+            continue
+        # An orphan result: attach to the first unanswered call, else infer the tool from the header.
+        pending = next((c for c in calls if c[3] is None), None)
+        if pending is not None and not isinstance(call_id, str):
+            pending[3] = text
+            continue
+        m = P.TOOL_HEADER_NAME.match(text)
+        name = m.group(1) if m else canonical_tool_name(b)
+        calls.append([str(call_id or f"_orphan{len(calls)}"), name, None, text])
     return [ToolCallRecord(c[0], c[1], c[2], c[3]) for c in calls]

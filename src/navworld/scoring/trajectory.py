@@ -30,7 +30,7 @@ from typing import Any
 from navworld.scoring import config as C
 from navworld.scoring import patterns as P
 from navworld.scoring.topic import call_cities, resolve_name, topic_cities
-from navworld.scoring.trace import ToolCallRecord, canonical_tool_name, content_text, messages_of, parse_args
+from navworld.scoring.trace import ToolCallRecord, iter_events
 
 __all__ = [
     "DUPLICATE_ID",
@@ -116,37 +116,27 @@ def read_strict(trace: object) -> tuple[list[ToolCallRecord], list[str]]:
     pending: dict[str, int] = {}
     used: set[str] = set()
     notes: list[str] = []
-    for msg in messages_of(trace):
-        role = msg.get("role")
-        if role == "assistant":
-            tool_calls = msg.get("tool_calls")
-            if not isinstance(tool_calls, list):
-                continue
-            for tc in tool_calls:
-                if not isinstance(tc, dict):
-                    continue
-                fn = tc.get("function") if isinstance(tc.get("function"), dict) else {}
-                call_id = tc.get("id") if isinstance(tc.get("id"), str) and tc.get("id") else None
-                status = OK
-                if call_id is None:
-                    call_id = f"_noid{len(calls)}"
-                    status = ORPHAN
-                elif call_id in used:
-                    status = DUPLICATE_ID
-                    if len(notes) < 20:
-                        notes.append(f"repeated call id {call_id[:40]!r}")
-                else:
-                    used.add(call_id)
-                    pending[call_id] = len(calls)
-                calls.append([call_id, canonical_tool_name(fn.get("name")), parse_args(fn.get("arguments")), None, status])
-        elif role == "tool":
-            call_id = msg.get("tool_call_id")
-            idx = pending.pop(call_id, None) if isinstance(call_id, str) else None
-            if idx is None:
+    for kind, call_id, a, b in iter_events(trace):
+        if kind == "call":
+            status = OK
+            if call_id is None:
+                call_id = f"_noid{len(calls)}"
+                status = ORPHAN
+            elif call_id in used:
+                status = DUPLICATE_ID
                 if len(notes) < 20:
-                    notes.append(f"orphan result for {str(call_id)[:40]!r}")
-                continue
-            calls[idx][3] = content_text(msg.get("content"))
+                    notes.append(f"repeated call id {call_id[:40]!r}")
+            else:
+                used.add(call_id)
+                pending[call_id] = len(calls)
+            calls.append([call_id, a, b, None, status])
+            continue
+        idx = pending.pop(call_id, None) if isinstance(call_id, str) else None
+        if idx is None:
+            if len(notes) < 20:
+                notes.append(f"orphan result for {str(call_id)[:40]!r}")
+            continue
+        calls[idx][3] = a
     return [ToolCallRecord(c[0], c[1], c[2], c[3] if c[4] == OK else None, c[4]) for c in calls], notes
 
 
