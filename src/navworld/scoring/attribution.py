@@ -209,8 +209,12 @@ def _in_table(
         return ent, ent.end
     row = layout.rows[line]
     row_start = row.cells[0][0]
-    if P.TOTAL_WORDS.search(text, row_start, pos) or P.MULTIPLIER.search(text, row_start, pos):
-        return None, DERIVED  # a row computing an amount (``午餐 (69 × 4) | 276``)
+    if (
+        P.TOTAL_WORDS.search(text, row_start, pos)
+        or P.MULTIPLIER.search(text, row_start, pos)
+        or P.SUM_SIGN.search(text, row_start, pos)
+    ):
+        return None, DERIVED  # a row computing an amount (``午餐 (69 × 4) | 276``, ``A 80 + B 120 | 200``)
     ent = _row_entity(text, entities, ends, row_start, row.cells[-1][1])
     if ent is None:
         return _mode_word(text, cs, pos), CLAIM

@@ -454,6 +454,8 @@ UNIT_PRICE_AFTER: Final = re.compile(r"\s*(?:元|块)?\s*(?:/|每)\s*(?:人|晚|
 TOTAL_HEADER: Final = re.compile(r"合计|小计|总计|总价|总费用|总额|费用合计|共计|[Ss]ubtotal|[Tt]otal|[Ss]um")
 """A table column whose cells are totals."""
 BUDGET_WORDS: Final = re.compile(r"预算|[Bb]udget")
+SUM_SIGN: Final = re.compile(r"[+＋]")
+"""In a table row before an amount without its own entity: the amount sums the row."""
 TABLE_SEPARATOR: Final = re.compile(r"\|?(?:\s*:?-{2,}:?\s*\|)+\s*:?-{0,}:?\s*\|?")
 """A markdown table separator row (``|---|:---:|``)."""
 TIME_BOUND_AFTER: Final = re.compile(r"\s*(?:之前|以前|前|以内|之内|之后|以后|后(?![海湖山街])|before|or earlier|at the latest)")
