@@ -13,8 +13,8 @@ from navworld.core.problem import Problem
 from navworld.scoring.answer_facts import extract_answer_facts
 from navworld.scoring.completeness import completeness, request_targets
 from navworld.scoring.consistency import info_consistency
-from navworld.scoring.facts import extract_tool_facts
 from navworld.scoring.fabrication import fabrication_penalty
+from navworld.scoring.facts import extract_tool_facts
 from navworld.scoring.hard import poi_names_verified, transport_grounded
 from navworld.scoring.parser import parse_answer
 from navworld.scoring.trace import read_trace
@@ -73,7 +73,7 @@ def test_3_derived_amounts_are_neither_charged_nor_matched() -> None:
             "G35 二等座 626元，比 G167 贵 28 元。",
         ]
     )
-    tf, _, af = facts(calls, answer, party=2)
+    _, _, af = facts(calls, answer, party=2)
     assert fabricated(calls, answer, party=2) == []
     derived = {v for v, _ in af.derived}
     assert {115.0, 150.0, 35.0, 28.0, 3000.0} <= derived
@@ -133,7 +133,7 @@ def test_8_english_units_are_read() -> None:
         "Weather on Mar 1: sunny, 8–18 °C, wind NE 1-3. Mar 4 nights drop to −2 °C? No: 7 °C.\n"
         "The taxi ride is 6.8 km and takes 18 min; the whole loop is 1 h 30 min."
     )
-    tf, _, af = facts(calls, answer)
+    _, _, af = facts(calls, answer)
     assert ("灵隐寺", 75.0) in {(k, v) for k, v, _ in af.prices}
     assert "晴" in {c for c, _ in af.conditions}
     assert {"东北风", "1-3级"} <= {w for w, _ in af.wind}
