@@ -1,0 +1,84 @@
+"""The s2 plan factor: a perfect plan keeps everything, one real defect costs a little, an impossible
+or missing plan costs most of the score (issue 13)."""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import json
+import re
+from typing import Any
+
+import pytest
+
+from navworld.agents.reference import ReferencePlanner
+from navworld.scoring import TravelScorer
+from navworld.tasks.generator import ProblemGenerator
+from navworld.world.sandbox import SandboxWorld
+
+SALT = "plan-factor"
+TASKS = (1, 8, 15)  # multiday trips (restaurants and hotel nights to get wrong)
+_FENCE = re.compile(r"```json\n(.*?)\n```", re.S)
+
+
+@pytest.fixture(scope="module")
+def honest() -> dict[int, tuple[Any, list[dict[str, Any]], str]]:
+    world = SandboxWorld(SALT)
+    gen = ProblemGenerator(world)
+    out = {}
+    for task in TASKS:
+        problem = gen.generate(task)
+        run = asyncio.run(ReferencePlanner().run(problem, world, salt=SALT))
+        out[task] = (problem, run.trace, run.answer)
+    return out
+
+
+def _with_plan(answer: str, mutate: Any) -> str:
+    m = _FENCE.search(answer)
+    assert m is not None
+    plan = mutate(copy.deepcopy(json.loads(m.group(1))))
+    return answer[: m.start(1)] + json.dumps(plan, ensure_ascii=False, indent=1) + answer[m.end(1) :]
+
+
+def _restaurant_twice(plan: dict[str, Any]) -> dict[str, Any]:
+    meals = [a for d in plan["itinerary"] for a in d["activities"] if a["type"] in ("lunch", "dinner")]
+    meals[-1]["position"] = meals[0]["position"]
+    meals[-1]["price"] = meals[0]["price"]
+    meals[-1]["cost"] = meals[0]["cost"]
+    return plan
+
+
+def _room_short(plan: dict[str, Any]) -> dict[str, Any]:
+    stays = [a for d in plan["itinerary"] for a in d["activities"] if a["type"] == "accommodation"]
+    stay = next(a for a in stays if a.get("rooms", 1) >= 1)
+    stay["rooms"] = max(0, stay["rooms"] - 1)
+    stay["cost"] = stay["price"] * stay["rooms"]
+    return plan
+
+
+@pytest.mark.parametrize("task", TASKS)
+def test_a_perfect_plan_keeps_everything(honest: dict[int, Any], task: int) -> None:
+    problem, trace, answer = honest[task]
+    report = TravelScorer(salt=SALT).score(problem, trace, answer)
+    assert report.code_score.plan_factor == 1.0 and report.total >= 48.0
+
+
+@pytest.mark.parametrize("defect", [_restaurant_twice, _room_short], ids=["restaurant_twice", "room_short"])
+@pytest.mark.parametrize("task", TASKS)
+def test_one_real_defect_loses_a_little_not_half(honest: dict[int, Any], task: int, defect: Any) -> None:
+    problem, trace, answer = honest[task]
+    scorer = TravelScorer(salt=SALT)
+    base = scorer.score(problem, trace, answer).total
+    report = scorer.score(problem, trace, _with_plan(answer, defect))
+    assert report.code_score.plan_factor < 1.0, "the defect must be noticed"
+    assert report.total >= 0.85 * base, (report.total, base, report.constraints["plan"])
+
+
+@pytest.mark.parametrize("task", TASKS)
+def test_no_plan_keeps_at_most_a_fifth(honest: dict[int, Any], task: int) -> None:
+    problem, trace, answer = honest[task]
+    scorer = TravelScorer(salt=SALT)
+    base = scorer.score(problem, trace, answer).total
+    report = scorer.score(problem, trace, answer[: answer.index("```json")])
+    assert report.code_score.plan_factor == 0.2 and report.total <= 0.2 * report.code_score.subtotal + 0.01
+    assert report.total <= 0.21 * base
