@@ -1,8 +1,9 @@
 """Benchmark of the six tools on the sandbox world (in-process, rendering included).
 
-Prints calls/s per tool after warm-up, first-use time of a city (POI generation + index), and
-the RSS with every catalog city loaded. Targets: ≥ 5,000 calls/s for poi_search, weather,
-flights and trains; first use ≤ 50 ms; all cities ≤ 300 MB.
+Prints calls/s per tool after warm-up, first-use time of a city (POI generation + index), the
+time of one flights+trains query with the timetables not cached (cold) and cached, and the RSS
+with every catalog city loaded. Targets: ≥ 5,000 calls/s for poi_search, weather, flights and
+trains; first use ≤ 50 ms; a cold flights+trains query ≤ 200 µs median; all cities ≤ 300 MB.
 
     python benchmarks/tools.py [--seconds 1.0] [--catalog DIR]
 """
@@ -70,6 +71,48 @@ async def _rate(world: SandboxWorld, name: str, cases: list[dict[str, Any]], sec
     return n / wall, n / max(cpu, 1e-9)
 
 
+async def _transport_queries(world: SandboxWorld, pairs: list[tuple[str, str]], n: int, offset: int) -> list[tuple[float, float]]:
+    """(wall, CPU) seconds of ``n`` search_flights + search_train_tickets queries; each query uses
+    a date no earlier query used, so its timetables are generated (not cached) unless ``offset``
+    repeats an earlier run's dates."""
+    import datetime as dt
+
+    start = dt.date(2025, 1, 1)
+    out = []
+    for i in range(n):
+        day = (start + dt.timedelta(days=(offset + i) // len(pairs))).isoformat()
+        a, b = pairs[(offset + i) % len(pairs)]
+        t0, c0 = time.perf_counter(), time.thread_time()
+        await call_tool("search_flights", {"date": day, "from_city": a, "to_city": b}, world)
+        await call_tool("search_train_tickets", {"date": day, "from_city": a, "to_city": b}, world)
+        out.append((time.perf_counter() - t0, time.thread_time() - c0))
+    return out
+
+
+def _median_us(values: list[float]) -> float:
+    return sorted(values)[len(values) // 2] * 1e6
+
+
+def transport_figures(world: SandboxWorld, n: int = 2000) -> tuple[float, float, float, float]:
+    """Median µs of a flights+trains query: (cold wall, cold CPU, cached wall, cached CPU)."""
+    cities = world.catalog.all_cities()[:12]
+    probe = SandboxWorld(salt="probe", catalog=world.catalog)
+    pairs = [  # pairs with both flights and trains, so every query generates two timetables
+        (x.name, y.name)
+        for x in cities
+        for y in cities
+        if x.name != y.name and probe.flight_list("2024-12-31", x.name, y.name) and probe.train_list("2024-12-31", x.name, y.name)
+    ]
+    cold = asyncio.run(_transport_queries(world, pairs, n, 0))
+    cached = asyncio.run(_transport_queries(world, pairs, n, 0))  # the same queries again
+    return (
+        _median_us([w for w, _ in cold]),
+        _median_us([c for _, c in cold]),
+        _median_us([w for w, _ in cached]),
+        _median_us([c for _, c in cached]),
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the benchmark and print the figures."""
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -106,6 +149,10 @@ def main(argv: list[str] | None = None) -> int:
         rate, cpu_rate = asyncio.run(_rate(world, name, cs, ns.seconds))
         target = "≥ 5000" if name in ("poi_search", "weather", "search_flights", "search_train_tickets") else "-"
         print(f"{name:<22}{rate:>10.0f}{cpu_rate:>11.0f}  {target}")
+
+    cold_w, cold_c, hot_w, hot_c = transport_figures(SandboxWorld(salt="bench-transport", catalog=catalog))
+    print(f"flights+trains query, timetables not cached: median {cold_w:.0f} µs wall, {cold_c:.0f} µs CPU "
+          f"(target ≤ 200 µs); cached: median {hot_w:.0f} µs wall, {hot_c:.0f} µs CPU")
 
     t0 = time.perf_counter()
     for c in cities:

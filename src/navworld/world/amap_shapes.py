@@ -6,12 +6,16 @@ that produces models can reuse them.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from navworld.core.geo import format_lnglat
 from navworld.core.models import City, Flight, Forecast, Poi, Route, Train
 from navworld.world.gen_weather import WEEKDAYS_ZH
 from navworld.world.vocab import official_name
+
+if TYPE_CHECKING:
+    from navworld.world.gen_transport import FlightRow, TrainRow
 
 __all__ = ["flights_data", "forecast_data", "poi_data", "route_data", "trains_data"]
 
@@ -142,7 +146,7 @@ def forecast_data(fc: Forecast) -> dict[str, Any]:
     return {"forecasts": [{"city": fc.city, "adcode": fc.adcode, "province": fc.province, "reporttime": fc.reporttime, "casts": casts}]}
 
 
-def flights_data(date: str, from_city: str, to_city: str, flights: list[Flight]) -> dict[str, Any]:
+def flights_data(date: str, from_city: str, to_city: str, flights: Sequence[Flight | FlightRow]) -> dict[str, Any]:
     """``{"date", "from_city", "to_city", "count", "flights": [...]}`` with the issue's flight keys."""
     rows = [
         {
@@ -161,7 +165,7 @@ def flights_data(date: str, from_city: str, to_city: str, flights: list[Flight])
     return {"date": date, "from_city": from_city, "to_city": to_city, "count": len(rows), "flights": rows}
 
 
-def trains_data(date: str, from_city: str, to_city: str, trains: list[Train]) -> dict[str, Any]:
+def trains_data(date: str, from_city: str, to_city: str, trains: Sequence[Train | TrainRow]) -> dict[str, Any]:
     """``{"date", "from_city", "to_city", "count", "trains": [...]}`` with the issue's train keys."""
     rows = [
         {

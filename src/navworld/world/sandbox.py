@@ -22,9 +22,12 @@ from navworld.world.amap_shapes import flights_data, forecast_data, poi_data, ro
 from navworld.world.catalog import Catalog, default_catalog
 from navworld.world.gen_pois import generate_city_pois
 from navworld.world.gen_transport import (
+    FlightRow,
+    TrainRow,
+    flight_rows,
     flight_unavailable_reason,
-    generate_flights,
-    generate_trains,
+    train_model,
+    train_rows,
     train_unavailable_reason,
 )
 from navworld.world.gen_weather import forecast_for, parse_date, salt_date
@@ -129,6 +132,8 @@ class SandboxWorld:
         self._store = _store_for(self.catalog)
         self._flights: dict[tuple[str, str, str], list[Flight]] = {}
         self._trains: dict[tuple[str, str, str], list[Train]] = {}
+        self._flight_rows: dict[tuple[str, str, str], list[FlightRow]] = {}
+        self._train_rows: dict[tuple[str, str, str], list[TrainRow]] = {}
         self._routes: dict[tuple[Any, ...], Route] = {}
 
     # -- cities --------------------------------------------------------------------------
@@ -246,13 +251,27 @@ class SandboxWorld:
 
     def flight_list(self, date: str, from_city: str, to_city: str) -> list[Flight]:
         """Flights between two cities on ``date`` (``[]`` when the pair has none)."""
-        a, b = self.city(from_city), self.city(to_city)
-        return _bounded_get(self._flights, (date, a.name, b.name), lambda: generate_flights(date, a, b, self.salt))
+        key = self._pair_key(date, from_city, to_city)
+        return _bounded_get(self._flights, key, lambda: [Flight(**r._asdict()) for r in self._flights_raw(key)])
 
     def train_list(self, date: str, from_city: str, to_city: str) -> list[Train]:
         """Trains between two cities on ``date`` (``[]`` when the pair has none)."""
-        a, b = self.city(from_city), self.city(to_city)
-        return _bounded_get(self._trains, (date, a.name, b.name), lambda: generate_trains(date, a, b, self.salt))
+        key = self._pair_key(date, from_city, to_city)
+        return _bounded_get(self._trains, key, lambda: [train_model(r) for r in self._trains_raw(key)])
+
+    def _pair_key(self, date: str, from_city: str, to_city: str) -> tuple[str, str, str]:
+        return date, self.city(from_city).name, self.city(to_city).name
+
+    def _flights_raw(self, key: tuple[str, str, str]) -> list[FlightRow]:
+        # Timetables are generated as plain rows (cheap); models are built only for ``flight_list``.
+        date, a, b = key
+        return _bounded_get(
+            self._flight_rows, key, lambda: flight_rows(date, self.city(a), self.city(b), self.salt)
+        )
+
+    def _trains_raw(self, key: tuple[str, str, str]) -> list[TrainRow]:
+        date, a, b = key
+        return _bounded_get(self._train_rows, key, lambda: train_rows(date, self.city(a), self.city(b), self.salt))
 
     # -- async WorldBackend --------------------------------------------------------------
     async def poi_search(self, keywords: str, city: City | None) -> dict[str, Any]:
@@ -294,7 +313,7 @@ class SandboxWorld:
         reason = flight_unavailable_reason(from_city, to_city, self.catalog.all_cities(), self.catalog.resolve_city)
         if reason:
             raise ToolInputError(reason)
-        rows = self.flight_list(date, from_city.name, to_city.name)
+        rows = self._flights_raw(self._pair_key(date, from_city.name, to_city.name))
         return flights_data(date, from_city.name, to_city.name, rows)
 
     async def trains(self, date: str, from_city: City, to_city: City) -> dict[str, Any]:
@@ -302,7 +321,7 @@ class SandboxWorld:
         reason = train_unavailable_reason(from_city, to_city, self.catalog.all_cities(), self.catalog.resolve_city)
         if reason:
             raise ToolInputError(reason)
-        rows = self.train_list(date, from_city.name, to_city.name)
+        rows = self._trains_raw(self._pair_key(date, from_city.name, to_city.name))
         if not rows:
             raise ToolInputError(f"{from_city.name}与{to_city.name}之间距离过远，没有直达列车，建议查询航班（search_flights）")
         return trains_data(date, from_city.name, to_city.name, rows)
