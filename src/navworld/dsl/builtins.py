@@ -13,7 +13,8 @@ from collections.abc import Callable
 from typing import Any
 
 from navworld.dsl.limits import MAX_ITEMS, MAX_RANGE
-from navworld.dsl.runtime import Fault, Fn, Frame, det_iter, make_tuple, safe_repr, type_name
+from navworld.dsl.runtime import Fault, Fn, Frame, check_number, type_name
+from navworld.dsl.values import charge_hashing, charge_ordering, det_iter, make_tuple, safe_repr, weigh
 
 __all__ = ["BUILTINS", "METHODS", "METHOD_NAMES", "call_fn"]
 
@@ -63,7 +64,7 @@ def _key_fn(fr: Frame, key: Any) -> Callable[[Any], Any] | None:
 def b_abs(fr: Frame, x: Any) -> Any:
     if type(x) not in _NUM:
         raise Fault(f"bad operand type for abs(): {type_name(x)}")
-    return abs(x)
+    return check_number(abs(x))
 
 
 def b_all(fr: Frame, x: Any) -> bool:
@@ -84,7 +85,7 @@ def b_float(fr: Frame, x: Any = 0.0) -> float:
     if type(x) is str:
         if len(x) > 100:
             raise Fault("string too long to convert to float")
-        return float(x)
+        return check_number(float(x))
     raise Fault(f"float() argument must be a string or a number, not {type_name(x)}")
 
 
@@ -94,11 +95,11 @@ def b_int(fr: Frame, x: Any = 0) -> int:
     if type(x) is float:
         if not math.isfinite(x):
             raise Fault(f"cannot convert {x} to integer")
-        return int(x)
+        return check_number(int(x))
     if type(x) is str:
         if len(x) > 100:
             raise Fault("string too long to convert to int")
-        return int(x)
+        return check_number(int(x))
     raise Fault(f"int() argument must be a string or a number, not {type_name(x)}")
 
 
@@ -117,12 +118,14 @@ def b_tuple(fr: Frame, x: Any = ()) -> tuple[Any, ...]:
 
 
 def b_set(fr: Frame, x: Any = ()) -> set[Any]:
-    return set(_items(x, fr))
+    items = _items(x, fr)
+    charge_hashing(items, fr)
+    return set(items)
 
 
 def b_dict(fr: Frame, x: Any = (), **kw: Any) -> dict[str, Any]:
     if type(x) is dict:
-        out = dict(x)
+        out = dict(x)  # the hashes are copied, not recomputed
         fr.charge(1 + len(out))
     else:
         out = {}
@@ -131,6 +134,8 @@ def b_dict(fr: Frame, x: Any = (), **kw: Any) -> dict[str, Any]:
         for pair in pairs:
             if type(pair) not in (list, tuple) or len(pair) != 2:
                 raise Fault("dict() needs (key, value) pairs")
+        charge_hashing([pair[0] for pair in pairs], fr)
+        for pair in pairs:
             out[pair[0]] = pair[1]
     out.update(kw)
     return out
@@ -144,14 +149,23 @@ def b_min(fr: Frame, *args: Any, key: Any = None, default: Any = _MISSING) -> An
     return _minmax(fr, min, "min", args, key, default)
 
 
+def _keys(fr: Frame, values: list[Any], key: Any) -> list[Any] | None:
+    """The key of every value (the DSL function called once per value), or None without a key."""
+    k = _key_fn(fr, key)
+    return None if k is None else [k(v) for v in values]
+
+
 def _minmax(fr: Frame, fn: Callable[..., Any], name: str, args: tuple[Any, ...], key: Any, default: Any) -> Any:
     values = _items(args[0], fr) if len(args) == 1 else list(args)
     if not values:
         if default is _MISSING:
             raise Fault(f"{name}() of an empty sequence (pass default=...)")
         return default
-    k = _key_fn(fr, key)
-    return fn(values, key=k) if k else fn(values)
+    keys = _keys(fr, values, key)
+    charge_ordering(values if keys is None else keys, fr, log=False)
+    if keys is None:
+        return fn(values)
+    return values[fn(range(len(values)), key=keys.__getitem__)]  # the first extreme, as fn(values, key=)
 
 
 def b_range(fr: Frame, *args: Any) -> range:
@@ -179,8 +193,12 @@ def b_round(fr: Frame, x: Any, ndigits: Any = None) -> Any:
 def b_sorted(fr: Frame, x: Any, key: Any = None, reverse: Any = False) -> list[Any]:
     values = _items(x, fr)
     fr.charge(1 + len(values) * 2)
-    k = _key_fn(fr, key)
-    return sorted(values, key=k, reverse=bool(reverse)) if k else sorted(values, reverse=bool(reverse))
+    keys = _keys(fr, values, key)
+    charge_ordering(values if keys is None else keys, fr)
+    if keys is None:
+        return sorted(values, reverse=bool(reverse))
+    order = sorted(range(len(values)), key=keys.__getitem__, reverse=bool(reverse))  # stable, as sorted(key=)
+    return [values[i] for i in order]
 
 
 def b_str(fr: Frame, x: Any = "") -> str:
@@ -193,7 +211,7 @@ def b_sum(fr: Frame, x: Any, start: Any = 0) -> Any:
     values = _items(x, fr)
     if type(start) not in _NUM or any(type(v) not in _NUM for v in values):
         raise Fault("sum() adds numbers only")
-    return sum(values, start)
+    return check_number(sum(values, start))
 
 
 def b_enumerate(fr: Frame, x: Any, start: Any = 0) -> list[tuple[int, Any]]:
@@ -255,15 +273,20 @@ def m_extend(fr: Frame, obj: list[Any], v: Any) -> None:
     obj.extend(items)
 
 
+def _scan_cost(obj: Any, fr: Frame) -> int:
+    """Comparing ``v`` with every item of ``obj`` costs up to the weight of ``obj``."""
+    return 1 + len(obj) if type(obj) is str else weigh(obj, fr)
+
+
 def m_count(fr: Frame, obj: Any, v: Any) -> int:
-    fr.charge(1 + len(obj))
+    fr.charge(_scan_cost(obj, fr))
     if type(obj) is str and type(v) is not str:
         raise Fault("str.count() needs a string")
     return obj.count(v)
 
 
 def m_index(fr: Frame, obj: Any, v: Any) -> int:
-    fr.charge(1 + len(obj))
+    fr.charge(_scan_cost(obj, fr))
     if type(obj) is str and type(v) is not str:
         raise Fault("str.index() needs a string")
     return obj.index(v)
@@ -272,6 +295,7 @@ def m_index(fr: Frame, obj: Any, v: Any) -> int:
 def m_add(fr: Frame, obj: set[Any], v: Any) -> None:
     fr.check_mutable(obj)
     _check_len(len(obj) + 1, "set")
+    charge_hashing((v,), fr)
     obj.add(v)
 
 
@@ -280,13 +304,15 @@ def m_update(fr: Frame, obj: set[Any], *others: Any) -> None:
     for o in others:
         items = _items(o, fr)
         _check_len(len(obj) + len(items), "set")
+        charge_hashing(items, fr)
         obj.update(items)
 
 
 def _set_method(name: str) -> Callable[..., Any]:
     def run(fr: Frame, obj: set[Any], *others: Any) -> Any:
-        args = [set(_items(o, fr)) for o in others]
+        args = [b_set(fr, o) for o in others]
         fr.charge(1 + len(obj) + sum(len(a) for a in args))
+        charge_hashing(obj, fr)
         result = getattr(obj, name)(*args)
         if type(result) is set:
             _check_len(len(result), "set")
@@ -297,14 +323,16 @@ def _set_method(name: str) -> Callable[..., Any]:
 
 def _one_set_method(name: str) -> Callable[..., Any]:
     def run(fr: Frame, obj: set[Any], other: Any) -> Any:
-        o = set(_items(other, fr))
+        o = b_set(fr, other)
         fr.charge(1 + len(obj) + len(o))
+        charge_hashing(obj, fr)
         return getattr(obj, name)(o)
 
     return run
 
 
 def m_get(fr: Frame, obj: dict[Any, Any], key: Any, default: Any = None) -> Any:
+    charge_hashing((key,), fr)
     return obj.get(key, default)
 
 

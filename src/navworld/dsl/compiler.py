@@ -18,7 +18,8 @@ from navworld.dsl.expressions import ExprCompiler
 from navworld.dsl.limits import MAX_AST_DEPTH, MAX_AST_NODES
 from navworld.dsl.nodes import BINOP_NAMES, FORBIDDEN_HINTS, MISSING, Stmt, check_store, fail, line_of, nodes
 from navworld.dsl.operators import binop
-from navworld.dsl.runtime import Fault, Fn, Frame, det_iter, wrap_error
+from navworld.dsl.runtime import Fault, Fn, Frame, wrap_error
+from navworld.dsl.values import det_iter
 
 __all__ = ["compile_body", "parse_checked"]
 

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from navworld.core.errors import DSLError
 from navworld.core.plan import Plan
-from navworld.dsl.limits import MAX_STEPS
+from navworld.dsl.limits import MAX_INT_BITS, MAX_STEPS
 from navworld.dsl.world_view import WorldLookup, WorldView, lookup_for
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -43,6 +43,9 @@ def _container_ids(data: Any) -> frozenset[int]:
         elif type(x) is list:
             ids.append(id(x))
             stack.extend(x)
+        elif type(x) is int and x.bit_length() > MAX_INT_BITS:
+            # Programs only ever see bounded integers (see navworld.dsl.limits), plan data included.
+            raise DSLError(f"the plan holds an integer too large for constraint programs (more than {MAX_INT_BITS} bits)")
     return frozenset(ids)
 
 

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import ast
+import math
 from collections.abc import Callable
 from typing import Any
 
 from navworld.dsl.builtins import METHOD_NAMES, METHODS, call_fn
-from navworld.dsl.limits import MAX_INT_BITS
+from navworld.dsl.limits import MAX_FLOAT, MAX_INT_BITS
 from navworld.dsl.nodes import (
     BINOP_NAMES,
     FORBIDDEN_HINTS,
@@ -23,7 +24,8 @@ from navworld.dsl.nodes import (
     nodes,
 )
 from navworld.dsl.operators import binop, compare, unaryop
-from navworld.dsl.runtime import Fault, Fn, Frame, det_iter, make_tuple, type_name
+from navworld.dsl.runtime import Fault, Fn, Frame, type_name
+from navworld.dsl.values import charge_hashing, det_iter, make_tuple, weigh
 
 __all__ = ["ExprCompiler"]
 
@@ -89,7 +91,9 @@ class ExprCompiler:
         if v is not None and type(v) not in (bool, int, float, str):
             raise fail(node, f"constants of type {type(v).__name__} are not allowed")
         if type(v) is int and v.bit_length() > MAX_INT_BITS:
-            raise fail(node, "integer constant too large")
+            raise fail(node, f"integer constant too large (more than {MAX_INT_BITS} bits)")
+        if type(v) is float and abs(v) > MAX_FLOAT and math.isfinite(v):
+            raise fail(node, f"number constant too large (beyond ±2**{MAX_INT_BITS})")
         if v == "metro":
             v = "transit"  # ChinaTravel's metro is our public transit (documented alias)
         return lambda fr: v
@@ -191,13 +195,25 @@ class ExprCompiler:
 
     def _e_Set(self, node: ast.Set) -> Expr:
         elts = [self.expr(e) for e in node.elts]
-        return lambda fr: {e(fr) for e in elts}
+
+        def run_set(fr: Frame) -> Any:
+            items = [e(fr) for e in elts]
+            charge_hashing(items, fr)
+            return set(items)
+
+        return run_set
 
     def _e_Dict(self, node: ast.Dict) -> Expr:
         if any(k is None for k in node.keys):
             raise fail(node, "'**' unpacking is not allowed")
         pairs = [(self.expr(k), self.expr(v)) for k, v in zip(node.keys, node.values, strict=True) if k is not None]
-        return lambda fr: {k(fr): v(fr) for k, v in pairs}
+
+        def run_dict(fr: Frame) -> Any:
+            items = [(k(fr), v(fr)) for k, v in pairs]
+            charge_hashing([k for k, _ in items], fr)
+            return dict(items)
+
+        return run_dict
 
     def _e_Subscript(self, node: ast.Subscript) -> Expr:
         obj_e = self.expr(node.value)
@@ -223,7 +239,10 @@ class ExprCompiler:
             obj = obj_e(fr)
             if type(obj) not in (list, tuple, str, dict, range):
                 raise Fault(f"'{type_name(obj)}' object is not subscriptable")
-            return obj[key_e(fr)]
+            key = key_e(fr)
+            if type(key) is tuple:
+                fr.charge(weigh(key, fr))  # a dict lookup hashes the whole tuple
+            return obj[key]
 
         return run_index
 
@@ -332,7 +351,10 @@ class ExprCompiler:
             def emit() -> None:
                 if len(out) >= max_items():
                     raise Fault("set too large")
-                out.add(elt(fr))
+                v = elt(fr)
+                if type(v) is tuple:
+                    fr.charge(weigh(v, fr))
+                out.add(v)
 
             return emit
 
@@ -345,7 +367,10 @@ class ExprCompiler:
             def emit() -> None:
                 if len(out) >= max_items():
                     raise Fault("dict too large")
-                out[key(fr)] = value(fr)
+                k = key(fr)
+                if type(k) is tuple:
+                    fr.charge(weigh(k, fr))
+                out[k] = value(fr)
 
             return emit
 

@@ -8,7 +8,8 @@ from typing import Any
 
 from navworld.core.errors import DSLError
 from navworld.dsl.limits import MAX_ITEMS
-from navworld.dsl.runtime import Fault, Frame, det_iter, type_name
+from navworld.dsl.runtime import Fault, Frame, type_name
+from navworld.dsl.values import det_iter, weigh
 
 __all__ = [
     "BINOP_NAMES",
@@ -98,6 +99,8 @@ def check_store(fr: Frame, obj: Any, key: Any) -> None:
     t = type(obj)
     if t is dict:
         fr.check_mutable(obj)
+        if type(key) is tuple:
+            fr.charge(weigh(key, fr))  # hashing a tuple visits all of it
         if key not in obj and len(obj) >= max_items():
             raise Fault("dict too large")
     elif t is list:

@@ -8,7 +8,8 @@ from collections.abc import Callable
 from typing import Any
 
 from navworld.dsl.limits import MAX_INT_BITS
-from navworld.dsl.runtime import Fault, Frame, check_int, check_size, type_name
+from navworld.dsl.runtime import Fault, Frame, check_float, check_int, check_size, type_name
+from navworld.dsl.values import charge_hashing, weigh
 
 __all__ = ["binop", "compare", "unaryop"]
 
@@ -21,8 +22,11 @@ def _num(a: Any, b: Any) -> bool:
 
 
 def _finish_num(r: Any) -> Any:
-    if type(r) is int:
+    t = type(r)
+    if t is int:
         return check_int(r)
+    if t is float:
+        return check_float(r)
     if isinstance(r, complex):
         raise Fault("result is a complex number")
     return r
@@ -80,6 +84,8 @@ def _setop(sym: str, fn: Callable[[Any, Any], Any], ints: bool, dicts: bool = Fa
             return check_int(fn(a, b))
         if (ta is set and tb is set) or (dicts and ta is dict and tb is dict):
             fr.charge(1 + len(a) + len(b))
+            charge_hashing(a, fr)  # equal hashes are confirmed by comparing the items
+            charge_hashing(b, fr)
             r = fn(a, b)
             check_size(len(r), r)
             return r
@@ -93,6 +99,8 @@ def _sub(a: Any, b: Any, fr: Frame) -> Any:
         return _finish_num(a - b)
     if type(a) is set and type(b) is set:
         fr.charge(1 + len(a) + len(b))
+        charge_hashing(a, fr)
+        charge_hashing(b, fr)
         return a - b
     raise Fault(f"unsupported operand types for -: {type_name(a)} and {type_name(b)}")
 
@@ -140,7 +148,7 @@ def _pos(v: Any, fr: Frame) -> Any:
 
 def _invert(v: Any, fr: Frame) -> Any:
     if type(v) in (int, bool):
-        return ~v
+        return check_int(~v)
     raise Fault(f"bad operand type for unary ~: {type_name(v)}")
 
 
@@ -156,15 +164,41 @@ def unaryop(name: str) -> Callable[[Any, Frame], Any]:
     return UNARYOPS[name]
 
 
-def _sized_cost(x: Any) -> int:
-    if type(x) in (list, tuple, set, dict, str):
-        return 1 + len(x) // (16 if type(x) is str else 1)
+_CONTAINERS = (list, tuple, set, dict)
+
+
+def _compare_cost(x: Any, fr: Frame) -> int:
+    t = type(x)
+    if t is str:
+        return 1 + len(x) // 16
+    if t in _CONTAINERS:
+        return weigh(x, fr)  # comparison recurses into the items
     return 1
 
 
 def _cmp(fn: Callable[[Any, Any], Any]) -> Callable[[Any, Any, Frame], Any]:
     def run(a: Any, b: Any, fr: Frame) -> Any:
-        fr.charge(_sized_cost(a) + _sized_cost(b))
+        fr.charge(_compare_cost(a, fr) + _compare_cost(b, fr))
+        return fn(a, b)
+
+    return run
+
+
+def _equality(fn: Callable[[Any, Any], Any]) -> Callable[[Any, Any, Frame], Any]:
+    def run(a: Any, b: Any, fr: Frame) -> Any:
+        ta = type(a)
+        if ta is type(b) and ta in _CONTAINERS and len(a) != len(b):
+            fr.charge(2)  # containers of different sizes are unequal without looking inside
+        else:
+            fr.charge(_compare_cost(a, fr) + _compare_cost(b, fr))
+        return fn(a, b)
+
+    return run
+
+
+def _identity(fn: Callable[[Any, Any], Any]) -> Callable[[Any, Any, Frame], Any]:
+    def run(a: Any, b: Any, fr: Frame) -> Any:
+        fr.charge(2)
         return fn(a, b)
 
     return run
@@ -173,10 +207,10 @@ def _cmp(fn: Callable[[Any, Any], Any]) -> Callable[[Any, Any, Frame], Any]:
 def _contains(a: Any, b: Any, fr: Frame) -> bool:
     tb = type(b)
     if tb in (set, dict):
-        fr.charge(1)
+        fr.charge(1 if type(a) is not tuple else weigh(a, fr))  # hashing a tuple visits it all
         return a in b
     if tb in (list, tuple, str, range):
-        fr.charge(_sized_cost(b) if tb is not range else 1)
+        fr.charge(_compare_cost(b, fr) if tb is not range else 1)
         if tb is str and type(a) is not str:
             raise Fault(f"'in <string>' requires a string on the left, not {type_name(a)}")
         return a in b
@@ -184,14 +218,14 @@ def _contains(a: Any, b: Any, fr: Frame) -> bool:
 
 
 COMPAREOPS: dict[str, Callable[[Any, Any, Frame], Any]] = {
-    "Eq": _cmp(operator.eq),
-    "NotEq": _cmp(operator.ne),
+    "Eq": _equality(operator.eq),
+    "NotEq": _equality(operator.ne),
     "Lt": _cmp(operator.lt),
     "LtE": _cmp(operator.le),
     "Gt": _cmp(operator.gt),
     "GtE": _cmp(operator.ge),
-    "Is": _cmp(operator.is_),
-    "IsNot": _cmp(operator.is_not),
+    "Is": _identity(operator.is_),
+    "IsNot": _identity(operator.is_not),
     "In": _contains,
     "NotIn": lambda a, b, fr: not _contains(a, b, fr),
 }

@@ -4,7 +4,8 @@ Values a program can hold are plain data only: ``None``, ``bool``, ``int``, ``fl
 ``list``, ``tuple``, ``set``, ``dict``, ``range`` and the DSL's own functions (:class:`Fn`).
 Every operator checks its operand types and the size of its result *before* computing it, and
 charges steps in proportion to the work, so no operation can take unbounded time or memory.
-Sets are iterated in sorted order so results never depend on Python's per-process string hashing.
+Value-level helpers (weights, deterministic iteration, tuples, ``repr``) are in
+:mod:`navworld.dsl.values`.
 """
 
 from __future__ import annotations
@@ -15,9 +16,9 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from navworld.core.errors import DSLError
-from navworld.dsl.limits import MAX_INT_BITS, MAX_ITEMS, MAX_STR, MAX_TUPLE_DEPTH, WALL_CLOCK_S
+from navworld.dsl.limits import CPU_TIME_S, MAX_FLOAT, MAX_INT_BITS, MAX_ITEMS, MAX_STR, WALL_CLOCK_S
 
-__all__ = ["Fault", "Fn", "Frame", "check_int", "check_size", "det_iter", "make_tuple", "safe_repr", "type_name", "wrap_error"]
+__all__ = ["Fault", "Fn", "Frame", "check_float", "check_int", "check_number", "check_size", "type_name", "wrap_error"]
 
 
 class Fault(Exception):
@@ -73,7 +74,7 @@ class Fn:
 class Frame:
     """The state of one program run: variables, step counter, frozen plan containers, context."""
 
-    __slots__ = ("clock_at", "ctx", "deadline", "frozen", "limit", "steps", "vars")
+    __slots__ = ("clock_at", "cpu_deadline", "ctx", "deadline", "frozen", "limit", "steps", "vars")
 
     def __init__(self, variables: dict[str, Any], limit: int, frozen: frozenset[int], ctx: Any) -> None:
         self.vars = variables
@@ -83,6 +84,7 @@ class Frame:
         self.ctx = ctx
         self.clock_at = min(limit, 4096)
         self.deadline = time.perf_counter() + WALL_CLOCK_S
+        self.cpu_deadline = time.thread_time() + CPU_TIME_S
 
     def charge(self, n: int) -> None:
         """Add ``n`` steps; raise when the budget is exhausted."""
@@ -94,9 +96,15 @@ class Frame:
         """Called when ``steps`` passed the next checkpoint: enforce the budget and the clock."""
         if self.steps > self.limit:
             raise Fault(f"step budget of {self.limit} exceeded")
+        if time.thread_time() > self.cpu_deadline:
+            raise Fault(f"CPU time limit of {CPU_TIME_S:g} s exceeded")
         if time.perf_counter() > self.deadline:
             raise Fault(f"time limit of {WALL_CLOCK_S:g} s exceeded")
         self.clock_at = min(self.limit, self.steps + 4096)
+
+    def remaining(self) -> int:
+        """Steps left in the budget."""
+        return self.limit - self.steps
 
     def check_mutable(self, obj: Any) -> None:
         """Refuse to modify a container that belongs to the plan (plans are read-only)."""
@@ -111,14 +119,29 @@ def type_name(x: Any) -> str:
     return type(x).__name__
 
 
-_NUM = (int, float, bool)
-_SEQ = (str, list, tuple)
-_FLAT = (str, int, float, bool, type(None))
 
 
 def check_int(v: int) -> int:
+    """``v`` when its magnitude is within :data:`MAX_INT_BITS` bits; a :class:`Fault` otherwise."""
     if v.bit_length() > MAX_INT_BITS:
         raise Fault(f"integer too large (more than {MAX_INT_BITS} bits)")
+    return v
+
+
+def check_float(v: float) -> float:
+    """``v`` when it is within ±:data:`MAX_FLOAT` (or not finite); a :class:`Fault` otherwise."""
+    if (v > MAX_FLOAT or v < -MAX_FLOAT) and math.isfinite(v):
+        raise Fault(f"number too large (beyond ±2**{MAX_INT_BITS})")
+    return v
+
+
+def check_number(v: Any) -> Any:
+    """Bound an int or float result (other values pass through)."""
+    t = type(v)
+    if t is int:
+        return check_int(v)
+    if t is float:
+        return check_float(v)
     return v
 
 
@@ -128,121 +151,6 @@ def check_size(n: int, what: Any) -> None:
             raise Fault(f"string too long ({n} > {MAX_STR} characters)")
     elif n > MAX_ITEMS:
         raise Fault(f"{type_name(what)} too large ({n} > {MAX_ITEMS} items)")
-
-
-def _sort_key(v: Any) -> tuple[str, Any]:
-    if type(v) in _NUM:
-        return ("0", v)
-    if type(v) is str:
-        return ("1", v)
-    return ("2" + type(v).__name__, repr(v))
-
-
-def det_iter(obj: Any, fr: Frame) -> Iterable[Any]:
-    """Iterate ``obj`` deterministically (sets in sorted order); charge its size; reject non-iterables."""
-    t = type(obj)
-    if t in (list, tuple, str, dict):
-        fr.charge(1 + len(obj) // 64)
-        return obj
-    if t is range:
-        return obj
-    if t is set:
-        fr.charge(1 + len(obj))
-        try:
-            return sorted(obj)
-        except TypeError:
-            return sorted(obj, key=_sort_key)
-    raise Fault(f"{type_name(obj)} is not iterable")
-
-
-def _tuple_depth(t: tuple[Any, ...], fr: Frame) -> int:
-    """Depth of tuple nesting (tuples inside tuples), visiting each distinct tuple once."""
-    depth = 1
-    seen: set[int] = set()
-    level = [t]
-    while level:
-        nxt: list[tuple[Any, ...]] = []
-        for node in level:
-            fr.charge(1 + len(node) // 8)
-            for e in node:
-                if type(e) is tuple and id(e) not in seen:
-                    seen.add(id(e))
-                    nxt.append(e)
-        if nxt:
-            depth += 1
-            if depth > MAX_TUPLE_DEPTH:
-                return depth
-        level = nxt
-    return depth
-
-
-def make_tuple(items: Iterable[Any], fr: Frame) -> tuple[Any, ...]:
-    """Build a tuple, refusing tuple nesting deeper than :data:`MAX_TUPLE_DEPTH`."""
-    t = tuple(items)
-    check_size(len(t), t)
-    fr.charge(1 + len(t) // 8)
-    for e in t:
-        if type(e) is tuple:
-            if _tuple_depth(t, fr) > MAX_TUPLE_DEPTH:
-                raise Fault(f"tuples nested deeper than {MAX_TUPLE_DEPTH} levels")
-            break
-    return t
-
-
-def safe_repr(x: Any, fr: Frame, limit: int = MAX_STR) -> str:
-    """A deterministic ``repr`` bounded to ``limit`` characters (sets and dicts printed sorted/in order)."""
-    out: list[str] = []
-    size = 0
-
-    def emit(s: str) -> None:
-        nonlocal size
-        size += len(s)
-        if size > limit:
-            raise Fault(f"string too long (more than {limit} characters)")
-        out.append(s)
-
-    def walk(v: Any, depth: int) -> None:
-        if depth > 50:
-            raise Fault("value nested too deeply to convert to a string")
-        fr.charge(4)
-        t = type(v)
-        if t in (list, tuple) and all(type(e) in _FLAT for e in v):
-            fr.charge(len(v))
-            emit(repr(v))
-            return
-        if t in (list, tuple):
-            emit("[" if t is list else "(")
-            for i, e in enumerate(v):
-                if i:
-                    emit(", ")
-                walk(e, depth + 1)
-            emit("]" if t is list else ("," if len(v) == 1 else "") + ")")
-        elif t is set:
-            if not v:
-                emit("set()")
-                return
-            emit("{")
-            for i, e in enumerate(det_iter(v, fr)):
-                if i:
-                    emit(", ")
-                walk(e, depth + 1)
-            emit("}")
-        elif t is dict:
-            emit("{")
-            for i, (k, e) in enumerate(v.items()):
-                if i:
-                    emit(", ")
-                walk(k, depth + 1)
-                emit(": ")
-                walk(e, depth + 1)
-            emit("}")
-        elif t is float and not math.isfinite(v):
-            emit(repr(v))
-        else:
-            emit(repr(v))
-
-    walk(x, 0)
-    return "".join(out)
 
 
 def wrap_error(exc: BaseException, line: int) -> DSLError:
