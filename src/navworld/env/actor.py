@@ -21,6 +21,7 @@ here.
 from __future__ import annotations
 
 import inspect
+import logging
 import os
 from collections import OrderedDict
 from typing import Any
@@ -39,15 +40,18 @@ from navworld.agents.messages import (
 from navworld.core.errors import TaskError
 from navworld.core.problem import Problem
 from navworld.core.seeding import current_salt
-from navworld.env.episodes import Episode, EpisodeNotFound, EpisodeStore
+from navworld.env.episodes import Episode, EpisodeNotFound, EpisodeStore, message_chars
 from navworld.env.evaluate import (
     SUCCESS_THRESHOLD,
     TASK_NAME,  # noqa: F401  (re-exported: it lived here)
     evaluate_episode,
 )
+from navworld.env.limits import EpisodeLimits
 from navworld.env.summary import content_hash, debug_enabled, problem_summary, versions
 
 __all__ = ["MAX_FORCED_PROMPTS", "SUCCESS_THRESHOLD", "Actor", "problem_summary", "versions"]
+
+log = logging.getLogger(__name__)
 
 MAX_FORCED_PROMPTS = 2
 """Tool-call turns refused after the step limit before the episode ends without an answer."""
@@ -64,7 +68,11 @@ class Actor:
         judge: an optional LLM judge for the scorer (None → code-only scoring).
         lang: prompt language, ``zh`` (default) or ``en``.
         max_episodes: cap on live episodes (default ``NAVWORLD_MAX_EPISODES`` or 1024).
-        episode_ttl: idle seconds before a live episode is dropped (default 3600).
+        episode_ttl: idle seconds before a live episode is dropped (default
+            ``NAVWORLD_EPISODE_TTL`` or 600).
+        max_episodes_per_client: live episodes one named client may hold (default
+            ``NAVWORLD_MAX_EPISODES_PER_CLIENT`` or half of ``max_episodes``).
+        limits: size limits of steps (default :meth:`EpisodeLimits.from_env`).
         call_timeout: seconds one model call may take in ``evaluate`` (default 480).
         max_tokens: ``max_tokens`` sent to the model in ``evaluate`` (default 8192).
         max_retries, retry_backoff: transient-failure retries per model call (3; 2 s doubling).
@@ -83,6 +91,8 @@ class Actor:
         max_episodes: int | None = None,
         *,
         episode_ttl: float | None = None,
+        max_episodes_per_client: int | None = None,
+        limits: EpisodeLimits | None = None,
         call_timeout: float = DEFAULT_CALL_TIMEOUT,
         max_tokens: int | None = DEFAULT_MAX_TOKENS,
         max_retries: int = DEFAULT_MAX_RETRIES,
@@ -106,7 +116,8 @@ class Actor:
         self.world = world
         self.judge = judge
         self.lang = "en" if lang == "en" else "zh"
-        self.store = EpisodeStore(max_episodes, episode_ttl)
+        self.store = EpisodeStore(max_episodes, episode_ttl, max_episodes_per_client)
+        self.limits = limits if limits is not None else EpisodeLimits.from_env()
         self.call_timeout = call_timeout
         self.max_tokens = max_tokens
         self.max_retries = max_retries
@@ -194,38 +205,44 @@ class Actor:
         *,
         max_tokens: int | None = None,
         stream: bool | None = None,
+        client: str | None = None,
     ) -> dict[str, Any]:
         """Play and score one whole episode with an OpenAI-compatible model.
 
         Returns ``{"task_name", "score" (0–1), "success" (score ≥ 0.6), "time_taken", "error",
         "extra"}``. ``timeout`` bounds the whole call, including the one re-dispatch.
         ``api_key`` (else ``NAVWORLD_API_KEY`` / ``OPENAI_API_KEY``) is used for the model calls
-        only; it never appears in the result or the logs.
+        only; it never appears in the result or the logs. Nothing a model sends makes it raise:
+        hostile output is scored as the model's; an internal failure comes back in ``error``.
+        ``client`` names the caller for the store's per-client share (the HTTP server sets it).
 
         Raises:
             TaskError: a bad ``task_id``.
             EpisodeStoreFull: too many live episodes.
+            ClientEpisodeLimit: ``client`` holds its share of them.
         """
         return await evaluate_episode(
             self, model, base_url, task_id, timeout, temperature, api_key, seed,
-            max_tokens=max_tokens, stream=stream,
+            max_tokens=max_tokens, stream=stream, client=client,
         )
 
     # ------------------------------------------------------------------------------ reset / step
-    async def reset(self, task_id: int, lang: str | None = None) -> dict[str, Any]:
+    async def reset(self, task_id: int, lang: str | None = None, *, client: str | None = None) -> dict[str, Any]:
         """Start an episode of ``task_id``.
 
         Returns ``{"episode_id", "observation", "info"}``: the observation is the opening
         messages (system and user); ``info`` has the problem summary, the tools (OpenAI
-        function list), ``max_steps`` and the version stamps.
+        function list), ``max_steps`` and the version stamps. ``client`` names the caller for
+        the store's per-client share (the HTTP server sets it; in-process callers are exempt).
 
         Raises:
             TaskError: a bad ``task_id``.
             EpisodeStoreFull: too many live episodes.
+            ClientEpisodeLimit: ``client`` holds its share of them.
         """
         problem = self.problem(task_id, lang)
         messages = opening_messages(problem.system_prompt, problem.prompt)
-        episode = self.store.add(Episode(problem, self.world, self.salt, messages=messages, scoring=self.scoring))
+        episode = self.store.add(Episode(problem, self.world, self.salt, messages=messages, scoring=self.scoring), client)
         return {
             "episode_id": episode.id,
             "observation": [dict(m) for m in messages],
@@ -252,60 +269,79 @@ class Actor:
         with ``info["score"]`` (0–100) and the safe score dict (full dict when
         ``NAVWORLD_DEBUG=1``).
 
+        A step happens completely or not at all: a step over a size limit (:attr:`limits`) is
+        refused before anything changes, and a step that fails midway is undone.
+
         Raises:
             EpisodeNotFound: unknown, finished or expired episode.
+            LimitExceeded: the step is larger than :attr:`limits` allow (the episode is unchanged).
         """
         episode = self.store.get(episode_id)
         async with episode.lock:
             if episode.done:
                 raise EpisodeNotFound(f"episode {episode_id!r} already finished")
             calls = normalize_tool_calls(tool_calls, prefix=f"call_{episode.steps}")
+            added = self.limits.check_step(action, calls, episode.chars)
             if not calls:
                 return await self._final(episode, action or "")
             if episode.steps >= MAX_TOOL_STEPS:
-                return await self._refuse(episode, action, calls)
-            return await self._tools_step(episode, action, calls)
+                return await self._refuse(episode, action, calls, added)
+            return await self._tools_step(episode, action, calls, added)
 
-    async def _tools_step(self, episode: Episode, action: str | None, calls: list[dict[str, Any]]) -> dict[str, Any]:
+    async def _tools_step(
+        self, episode: Episode, action: str | None, calls: list[dict[str, Any]], added: int
+    ) -> dict[str, Any]:
+        saved = episode.snapshot()
+        try:
+            step = await episode.execute(calls)
+            observation = list(step.batch.messages)
+            final_phase = episode.steps + 1 >= MAX_TOOL_STEPS and not step.batch.infra_error
+            prompt = {"role": "user", "content": final_answer_prompt(episode.problem.lang)} if final_phase else None
+            info: dict[str, Any] = {
+                "step": episode.steps + 1,
+                "remaining_steps": max(0, episode.remaining_steps - 1),
+                "tool_calls": calls,
+                "rewards": [r.to_dict() for r in step.rewards],
+                "tool_results": [
+                    {"name": c["function"]["name"], "ok": bool(r and r.ok), "error": r.error if r else "not executed"}
+                    for c, r in zip(calls, step.results, strict=True)
+                ],
+            }
+        except BaseException:  # nothing of the step is kept (cancellation included)
+            episode.restore(saved)
+            raise
+        # Commit: plain appends and counters only.
         episode.messages.append(assistant_message(action or None, calls))
-        step = await episode.execute(calls)
-        observation = list(step.batch.messages)
         episode.messages.extend(observation)
-        info: dict[str, Any] = {
-            "step": episode.steps,
-            "remaining_steps": episode.remaining_steps,
-            "tool_calls": calls,
-            "rewards": [r.to_dict() for r in step.rewards],
-            "tool_results": [
-                {"name": c["function"]["name"], "ok": bool(r and r.ok), "error": r.error if r else "not executed"}
-                for c, r in zip(calls, step.results, strict=True)
-            ],
-        }
+        episode.record(step, len(calls))
+        episode.chars += added + message_chars(observation)
         if step.batch.infra_error:
             self.store.discard(episode.id)
             info.update(error=f"tool_infra: {step.batch.infra_error}", valid_for_scoring=False)
             return {"observation": observation, "reward": 0.0, "done": True, "info": info}
-        final_phase = episode.steps >= MAX_TOOL_STEPS
-        if final_phase:
-            prompt = {"role": "user", "content": final_answer_prompt(episode.problem.lang)}
+        if prompt is not None:
             episode.messages.append(prompt)
             observation.append(prompt)
         info.update(final_phase=final_phase, tools_enabled=not final_phase)
         return {"observation": observation, "reward": step.reward, "done": False, "info": info}
 
-    async def _refuse(self, episode: Episode, action: str | None, calls: list[dict[str, Any]]) -> dict[str, Any]:
+    async def _refuse(
+        self, episode: Episode, action: str | None, calls: list[dict[str, Any]], added: int
+    ) -> dict[str, Any]:
         """Tool calls past the step limit: not executed, reward 0, ask for the final answer."""
-        episode.forced_prompts += 1
-        if episode.forced_prompts > MAX_FORCED_PROMPTS:
+        if episode.forced_prompts + 1 > MAX_FORCED_PROMPTS:
             result = await self._final(episode, "", model_failure="no_final_answer")
+            episode.forced_prompts += 1
             result["info"]["refused_tool_calls"] = len(calls)
             return result
+        episode.forced_prompts += 1
         lang = episode.problem.lang
         text = step_limit_text(lang)
         observation = [tool_message(c["id"], text) for c in calls]
         observation.append({"role": "user", "content": final_answer_prompt(lang)})
         episode.messages.append(assistant_message(action or None, calls))
         episode.messages.extend(observation)
+        episode.chars += added + message_chars(observation)
         info = {
             "step": episode.steps,
             "remaining_steps": 0,
@@ -318,15 +354,25 @@ class Actor:
         return {"observation": observation, "reward": 0.0, "done": False, "info": info}
 
     async def _final(self, episode: Episode, answer: str, model_failure: str | None = None) -> dict[str, Any]:
-        """Score ``answer`` as the final answer and free the episode."""
-        episode.messages.append(assistant_message(answer))
-        episode.done = True
-        self.store.discard(episode.id)
+        """Score ``answer`` as the final answer and free the episode.
+
+        The episode is freed only once the answer is scored (a cancelled scoring leaves it live);
+        a scorer failure is reported in ``info["error"]`` with ``valid_for_scoring = False``.
+        """
         if model_failure is None and not answer.strip():
             model_failure = "no_final_answer"
-        report = await self._score(episode.problem, episode.messages, answer)
-        total = float(report.total)
-        breakdown = report.to_dict() if debug_enabled() else report.to_safe_dict()
+        trace = [*episode.messages, assistant_message(answer)]
+        error: str | None = None
+        try:
+            report = await self._score(episode.problem, trace, answer)
+        except Exception as exc:  # a scorer exception is a bug: report it, never lose the episode silently
+            log.exception("scoring task %s failed", episode.problem.task_id)
+            report, error = None, f"scorer: {type(exc).__name__}: {str(exc)[:200]}"
+        episode.messages.append(trace[-1])
+        episode.done = True
+        self.store.discard(episode.id)
+        total = float(report.total) if report is not None else 0.0
+        breakdown = None if report is None else report.to_dict() if debug_enabled() else report.to_safe_dict()
         info = {
             "score": total,
             "score_breakdown": breakdown,
@@ -337,6 +383,8 @@ class Actor:
             "salt": self.salt,
             "versions": versions(),
         }
+        if error is not None:
+            info.update(error=error, valid_for_scoring=False)
         return {"observation": [], "reward": round(total / 100.0, 6), "done": True, "info": info}
 
     # ------------------------------------------------------------------------------ housekeeping

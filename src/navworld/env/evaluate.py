@@ -41,18 +41,23 @@ async def evaluate_episode(
     *,
     max_tokens: int | None = None,
     stream: bool | None = None,
+    client: str | None = None,
 ) -> dict[str, Any]:
     """Play and score one whole episode of ``task_id`` on ``actor`` (see :meth:`Actor.evaluate`).
+
+    Nothing the model sends makes this raise; an unexpected internal failure while playing comes
+    back as ``error: "internal: …"`` (score 0, ``valid_for_scoring = False``) and is logged.
 
     Raises:
         TaskError: a bad ``task_id``.
         EpisodeStoreFull: too many live episodes.
+        ClientEpisodeLimit: ``client`` holds its share of them.
     """
     started = time.monotonic()
     problem = actor.problem(task_id)
     # Claim a slot up front so a full store fails fast, before any model call. Each dispatch
     # gets a fresh episode (fresh budget and rewards); the previous one is freed first.
-    pending = [actor.store.add(Episode(problem, actor.world, actor.salt, scoring=actor.scoring))]
+    pending = [actor.store.add(Episode(problem, actor.world, actor.salt, scoring=actor.scoring), client)]
     used: list[Episode] = []
 
     def factory() -> Episode:
@@ -60,7 +65,7 @@ async def evaluate_episode(
             episode = pending.pop()
         else:
             actor.store.discard(used[-1].id)
-            episode = actor.store.add(Episode(problem, actor.world, actor.salt, scoring=actor.scoring))
+            episode = actor.store.add(Episode(problem, actor.world, actor.salt, scoring=actor.scoring), client)
         used.append(episode)
         return episode
 
@@ -82,6 +87,9 @@ async def evaluate_episode(
             executor_factory=factory,
             tools=actor.tools(),
         )
+    except Exception as exc:  # a bug of ours, not the model's: report it, never raise to the caller
+        log.exception("evaluating task %s failed", problem.task_id)
+        return _internal_failure(actor, problem, model, base_url, started, exc)
     finally:
         for episode in pending + used:
             actor.store.discard(episode.id)
@@ -137,4 +145,30 @@ async def evaluate_episode(
         "time_taken": round(time.monotonic() - started, 4),
         "error": error,
         "extra": extra,
+    }
+
+
+def _internal_failure(actor: Actor, problem: Any, model: str, base_url: str, started: float, exc: Exception) -> dict[str, Any]:
+    """The result of an episode that failed inside navworld (score 0, not valid for scoring)."""
+    return {
+        "task_name": TASK_NAME,
+        "score": 0.0,
+        "success": False,
+        "time_taken": round(time.monotonic() - started, 4),
+        "error": f"internal: {type(exc).__name__}: {str(exc)[:200]}",
+        "extra": {
+            "task_id": problem.task_id,
+            "problem_type": problem.problem_type,
+            "difficulty": problem.difficulty,
+            "lang": problem.lang,
+            "model": model,
+            "base_url": public_url(base_url),
+            "total": 0.0,
+            "report": None,
+            "valid_for_scoring": False,
+            "salt": actor.salt,
+            "world": actor.world_name,
+            "versions": versions(),
+            "content_hash": content_hash(problem),
+        },
     }

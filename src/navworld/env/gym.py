@@ -13,8 +13,12 @@
   infrastructure failure ended the episode (not the policy's fault).
 * The task comes from ``options["task_id"]``, else from ``task_ids`` drawn with a seeded RNG.
 
-gymnasium is optional: when installed the class subclasses ``gymnasium.Env`` with
-``spaces.Text`` observation/action spaces; without it the same API works on a plain class.
+gymnasium is optional: when installed the class subclasses ``gymnasium.Env`` and its spaces are
+:class:`UnicodeText` — a ``spaces.Text`` whose membership test accepts every Unicode character
+(tool results use symbols such as ``→`` and ``℃``, and error results quote what the model sent,
+so the environment can emit any character) and whose ``sample()`` draws from the characters the
+environment itself writes; without gymnasium the same API works on a plain class. The action
+space's length is the actor's answer limit, the observation space's fits the largest step.
 The async actor runs on a private event loop in a background thread, so the wrapper works
 from synchronous code (and from inside a running loop, e.g. a notebook).
 """
@@ -29,7 +33,7 @@ from typing import Any, TypeVar
 from navworld.core.seeding import rng
 from navworld.env.actor import Actor
 
-__all__ = ["NavworldEnv", "text_charset"]
+__all__ = ["NavworldEnv", "UnicodeText", "text_charset"]
 
 _T = TypeVar("_T")
 
@@ -44,12 +48,33 @@ except ImportError:  # pragma: no cover - exercised only without gymnasium
     _Base = object
 
 MAX_TEXT = 200_000
+_TOOL_TEXT = 3000 + 2  # one tool result (truncated at 3,000 characters) and its separator
 
 
 def text_charset() -> str:
-    """Characters of the text spaces: printable ASCII, CJK ideographs and common punctuation."""
-    ranges = ((0x20, 0x7F), (0x2000, 0x2070), (0x3000, 0x3040), (0x4E00, 0xA000), (0xFF00, 0xFFF0))
+    """The sampling characters of the text spaces: printable ASCII and Latin-1, general
+    punctuation, arrows, letterlike and technical symbols (``℃``, ``→``), box drawing and
+    geometric shapes, CJK punctuation, ideographs and fullwidth forms."""
+    ranges = (
+        (0x20, 0x7F), (0xA0, 0x100), (0x2000, 0x2070), (0x2100, 0x2150), (0x2190, 0x2200),
+        (0x2200, 0x2300), (0x2460, 0x2500), (0x2500, 0x2600), (0x3000, 0x3040), (0x4E00, 0xA000),
+        (0xFF00, 0xFFF0),
+    )
     return "\n\t" + "".join(chr(c) for lo, hi in ranges for c in range(lo, hi))
+
+
+if _spaces is not None:
+
+    class UnicodeText(_spaces.Text):  # type: ignore[misc]
+        """A ``gymnasium.spaces.Text`` holding any Unicode text of ``min_length``..``max_length``
+        characters; ``sample()`` draws from ``charset`` (default :func:`text_charset`)."""
+
+        def contains(self, x: Any) -> bool:
+            """Whether ``x`` is a string of an allowed length (every character is allowed)."""
+            return isinstance(x, str) and self.min_length <= len(x) <= self.max_length
+
+else:  # pragma: no cover - exercised only without gymnasium
+    UnicodeText = None  # type: ignore[assignment, misc]
 
 
 class _LoopThread:
@@ -103,8 +128,10 @@ class NavworldEnv(_Base):  # type: ignore[misc, valid-type]
         self._rng = rng("navworld-gym", "default")
         if _spaces is not None:
             charset = text_charset()
-            self.observation_space = _spaces.Text(max_length=MAX_TEXT, min_length=0, charset=charset)
-            self.action_space = _spaces.Text(max_length=MAX_TEXT, min_length=0, charset=charset)
+            limits = self.actor.limits
+            observed = max(MAX_TEXT, limits.max_tool_calls * _TOOL_TEXT + 20_000)
+            self.observation_space = UnicodeText(max_length=observed, min_length=0, charset=charset)
+            self.action_space = UnicodeText(max_length=limits.max_answer_chars, min_length=0, charset=charset)
 
     def _abandon(self) -> None:
         if self.episode_id is not None:

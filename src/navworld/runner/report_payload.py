@@ -17,6 +17,8 @@ import lzma
 from dataclasses import dataclass, field
 from typing import Any
 
+from navworld.tools.json_args import load_arguments
+
 __all__ = ["CHUNK_BYTES", "MAX_MESSAGE_CHARS", "Packed", "bubbles", "pack"]
 
 MAX_MESSAGE_CHARS = 20_000
@@ -59,8 +61,8 @@ def bubbles(
             names[str(call.get("id"))] = str(fn.get("name", ""))
             args = fn.get("arguments", "")
             try:
-                args = json.dumps(json.loads(args), ensure_ascii=False, indent=1)
-            except (TypeError, ValueError):
+                args = json.dumps(load_arguments(args), ensure_ascii=False, indent=1)
+            except (AttributeError, TypeError, ValueError):  # not text, or not loadable (bounded)
                 pass
             calls.append({"name": fn.get("name"), "arguments": cut(args, limit)})
         is_answer = role == "assistant" and bool(answer) and content == answer and not calls

@@ -7,7 +7,6 @@ failures all come back as ``ToolResult(ok=False, text="错误：…")``.
 
 from __future__ import annotations
 
-import json
 import logging
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
@@ -30,6 +29,7 @@ from navworld.tools.args import (
     describe_validation_error,
 )
 from navworld.tools.budget import ToolBudget
+from navworld.tools.json_args import MAX_ARGUMENTS_CHARS, load_arguments
 from navworld.tools.render import LIMIT, error_text, render, truncate
 from navworld.world.base import WorldBackend
 from navworld.world.catalog import Catalog, default_catalog
@@ -46,7 +46,6 @@ TOOL_NAMES: tuple[str, ...] = (
     "search_flights",
     "search_train_tickets",
 )
-MAX_ARGUMENTS_CHARS = 20_000
 
 Handler = Callable[[WorldBackend, Any, "_Ctx"], Awaitable[tuple[dict[str, Any], dict[str, Any]]]]
 
@@ -224,15 +223,7 @@ def _parse_arguments(arguments: Any) -> dict[str, Any]:
     if arguments is None:
         return {}
     if isinstance(arguments, str):
-        if len(arguments) > MAX_ARGUMENTS_CHARS:
-            raise ToolInputError(f"参数过长（{len(arguments)} 个字符，最多 {MAX_ARGUMENTS_CHARS}）")
-        if not arguments.strip():
-            return {}
-        try:
-            parsed = json.loads(arguments)
-        except (json.JSONDecodeError, RecursionError) as exc:
-            msg = exc.msg if isinstance(exc, json.JSONDecodeError) else "嵌套过深"
-            raise ToolInputError(f"参数不是合法的 JSON（{msg}）：请传入 JSON 对象，例如 {{\"city\": \"杭州\"}}") from None
+        parsed = load_arguments(arguments)  # bounded: ToolArgumentsError (a ToolInputError) on bad text
     else:
         parsed = arguments
     if not isinstance(parsed, Mapping):
