@@ -33,9 +33,34 @@ def mcp(
     world: Annotated[
         str | None, typer.Option("--world", envvar="NAVWORLD_WORLD", help="sandbox | amap | record:DIR | replay:DIR")
     ] = None,
+    max_sessions: Annotated[
+        int | None,
+        typer.Option("--max-sessions", envvar="NAVWORLD_MCP_MAX_SESSIONS", help="HTTP: open sessions at most (default 256)."),
+    ] = None,
+    max_sessions_per_client: Annotated[
+        int | None,
+        typer.Option(
+            "--max-sessions-per-client", envvar="NAVWORLD_MCP_MAX_SESSIONS_PER_CLIENT",
+            help="HTTP: open sessions one client may hold (default a quarter of --max-sessions).",
+        ),
+    ] = None,
+    session_timeout: Annotated[
+        float | None,
+        typer.Option(
+            "--session-timeout", envvar="NAVWORLD_MCP_SESSION_TIMEOUT",
+            help="HTTP: seconds without a request before a session is closed (default 300).",
+        ),
+    ] = None,
 ) -> None:
     """Run the MCP server of the six tools (no per-session call budgets)."""
     from navworld.tools.mcp_server import build_server, run_http, run_stdio
+    from navworld.tools.mcp_sessions import SessionLimits
+
+    for flag, value in (("--max-sessions", max_sessions), ("--max-sessions-per-client", max_sessions_per_client),
+                        ("--session-timeout", session_timeout)):
+        if value is not None and value <= 0:
+            bad_args(f"{flag} must be > 0, got {value}")
+    limits = SessionLimits.from_env(max_sessions, max_sessions_per_client, session_timeout)
 
     try:
         server = build_server(world_spec=world, salt=salt)
@@ -46,6 +71,6 @@ def mcp(
             asyncio.run(run_stdio(server))
         else:
             sys.stderr.write(f"navworld MCP server on http://{host}:{port}/mcp\n")
-            asyncio.run(run_http(server, host=host, port=port))
+            asyncio.run(run_http(server, host=host, port=port, limits=limits))
     except KeyboardInterrupt:  # pragma: no cover - interactive stop
         pass

@@ -2,9 +2,10 @@
 
 Routes: ``GET /health``, ``GET /tools``, ``GET /tasks/{task_id}``, ``POST /reset``,
 ``POST /step``, ``POST /evaluate``; OpenAPI at ``/openapi.json``. Errors are JSON
-``{"detail", "error"}``: 400 bad task, 404 unknown/finished episode, 422 bad body (the
-offending input is never echoed, so an API key in a bad body cannot leak), 503 when the
-episode store is full (with ``Retry-After``).
+``{"detail", "error"}``: 400 bad task, 404 unknown/finished episode, 413 body or step over a
+size limit, 422 bad body (the offending input is never echoed, so an API key in a bad body
+cannot leak), 429 client over its share of episodes, 500 internal error (logged), 503 when the
+episode store is full (with ``Retry-After``); limits and handlers in :mod:`navworld.server.limits`.
 
 Hook for the reference agent's OpenAI-compatible endpoint (``POST /v1/chat/completions``,
 model ``navworld-reference``): pass routers via ``create_app(extra_routers=...)``, or ship a
@@ -30,6 +31,8 @@ from navworld.core.versions import PACKAGE_VERSION
 from navworld.env.actor import Actor, content_hash, versions
 from navworld.env.episodes import EpisodeNotFound, EpisodeStoreFull
 from navworld.server.docs import new_app
+from navworld.server.limits import client_key
+from navworld.server.limits import install as install_limits
 from navworld.server.models import (
     MAX_TASK_ID,
     ErrorResponse,
@@ -57,7 +60,10 @@ RouterSpec = APIRouter | Callable[[Actor], APIRouter]
 _ERRORS: dict[int | str, dict[str, Any]] = {
     400: {"model": ErrorResponse, "description": "Bad task id or request"},
     404: {"model": ErrorResponse, "description": "Unknown, finished or expired episode"},
+    413: {"model": ErrorResponse, "description": "Body or step larger than a configured limit"},
     422: {"model": ErrorResponse, "description": "Invalid body"},
+    429: {"model": ErrorResponse, "description": "This client holds its share of the live episodes"},
+    500: {"model": ErrorResponse, "description": "Internal error (logged)"},
     503: {"model": ErrorResponse, "description": "Too many live episodes"},
 }
 
@@ -102,6 +108,8 @@ def create_app(
     extra_routers: Iterable[RouterSpec] = (),
     include_hooks: bool = True,
     scoring: str | None = None,
+    max_body_bytes: int | None = None,
+    **actor_options: Any,
 ) -> FastAPI:
     """Build the FastAPI app around ``actor`` (or a new :class:`Actor` from ``world``/``salt``).
 
@@ -109,7 +117,9 @@ def create_app(
     this is where the reference agent's ``/v1/chat/completions`` router plugs in.
     """
     owned = actor is None
-    env = actor if actor is not None else Actor(world=world, salt=salt, max_episodes=max_episodes, scoring=scoring)
+    env = actor if actor is not None else Actor(
+        world=world, salt=salt, max_episodes=max_episodes, scoring=scoring, **actor_options
+    )
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -124,6 +134,7 @@ def create_app(
         lifespan=lifespan,
     )
     app.state.actor = env
+    install_limits(app, max_body_bytes)  # body limit, 413/429/500 handlers (navworld.server.limits)
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -138,7 +149,10 @@ def create_app(
     @app.exception_handler(StarletteHTTPException)
     async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
         kinds = {400: "bad_request", 404: "not_found", 405: "method_not_allowed"}
-        response = _error(exc.status_code, kinds.get(exc.status_code, "http_error"), str(exc.detail))
+        detail = str(exc.detail)
+        if isinstance(exc.__cause__, RecursionError):  # FastAPI's JSON parse of a too-deep body
+            detail = "the JSON body is nested too deeply"
+        response = _error(exc.status_code, kinds.get(exc.status_code, "http_error"), detail)
         for key, value in (exc.headers or {}).items():
             response.headers[key] = value
         return response
@@ -170,6 +184,8 @@ def create_app(
             "world": env.world_name,
             "live_episodes": len(env.store),
             "max_episodes": env.store.max_episodes,
+            "occupancy": env.store.occupancy(),
+            "limits": {**env.limits.as_dict(), "max_body_bytes": app.state.max_body_bytes},
         }
 
     @app.get("/tools", response_model=ToolsResponse, tags=["meta"])
@@ -187,9 +203,9 @@ def create_app(
         return {"task_id": task_id, "content_hash": content_hash(problem), "problem": problem.to_dict()}
 
     @app.post("/reset", response_model=ResetResponse, responses=_ERRORS, tags=["episodes"])
-    async def reset(body: ResetRequest) -> dict[str, Any]:
+    async def reset(body: ResetRequest, request: Request) -> dict[str, Any]:
         """Start an episode: returns its id, the opening messages and the info (tools, max_steps)."""
-        return await env.reset(body.task_id, lang=body.lang)
+        return await env.reset(body.task_id, lang=body.lang, client=client_key(request))
 
     @app.post("/step", response_model=StepResponse, responses=_ERRORS, tags=["episodes"])
     async def step(body: StepRequest) -> dict[str, Any]:
@@ -200,6 +216,7 @@ def create_app(
     @app.post("/evaluate", response_model=EvaluateResponse, responses=_ERRORS, tags=["evaluation"])
     async def evaluate(
         body: EvaluateRequest,
+        request: Request,
         x_model_api_key: Annotated[str | None, Header(description="Model API key (never logged)")] = None,
         authorization: Annotated[str | None, Header(include_in_schema=False)] = None,
     ) -> dict[str, Any]:
@@ -213,6 +230,7 @@ def create_app(
             api_key=_model_key(x_model_api_key, authorization, body.api_key),
             seed=body.seed,
             max_tokens=body.max_tokens,
+            client=client_key(request),
         )
 
     # HOOK: the reference agent's OpenAI-compatible endpoint (POST /v1/chat/completions) and any

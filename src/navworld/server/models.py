@@ -23,8 +23,9 @@ __all__ = [
     "ToolsResponse",
 ]
 
-MAX_ACTION_CHARS = 200_000
-MAX_TOOL_CALLS = 64
+MAX_ACTION_CHARS = 4_000_000
+MAX_TOOL_CALLS = 4096
+"""Hard ceilings of the schema; the configurable limits (navworld.env.limits, 413) apply first."""
 
 Message = dict[str, Any]
 
@@ -73,6 +74,8 @@ class HealthResponse(BaseModel):
     world: str
     live_episodes: int
     max_episodes: int
+    occupancy: dict[str, Any] = Field(default_factory=dict, description="Episode store fill, shares, TTL, evictions.")
+    limits: dict[str, int] = Field(default_factory=dict, description="Size limits in force.")
 
 
 class ToolsResponse(BaseModel):

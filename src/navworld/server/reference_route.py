@@ -166,8 +166,8 @@ def create_router(actor: Any) -> APIRouter:
             return _error(ProtocolError(413, f"request body larger than {MAX_BODY_BYTES} bytes"))
         try:
             body = json.loads(raw or b"{}")
-        except ValueError:
-            return _error(ProtocolError(400, "the request body is not valid JSON"))
+        except (ValueError, RecursionError):  # RecursionError: nested too deeply
+            return _error(ProtocolError(400, "the request body is not valid JSON (or nested too deeply)"))
         if not isinstance(body, dict):
             return _error(ProtocolError(400, "the request body must be a JSON object"))
         requested = body.get("model")

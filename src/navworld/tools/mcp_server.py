@@ -4,7 +4,9 @@ The input schemas are exactly the registry's JSON schemas (the same the OpenAI t
 A call returns the rendered text as one ``TextContent`` plus ``structured_content`` = the
 AMap-shaped data; tool errors come back with ``is_error=True`` and the readable ``错误：…``
 text. The server never crashes on bad input. MCP sessions have **no per-episode budgets**
-(unlimited calls): budgets belong to evaluation episodes, not to a tool server.
+(unlimited calls): budgets belong to evaluation episodes, not to a tool server. Over HTTP the
+number of sessions is bounded (cap, per-client share, idle timeout; see
+:mod:`navworld.tools.mcp_sessions`).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import mcp.types as types
 from mcp.server import Server
 
 from navworld.core.versions import PACKAGE_VERSION
+from navworld.tools.mcp_sessions import SessionLimits, http_app
 from navworld.tools.registry import all_tools, call_tool
 from navworld.world.base import WorldBackend
 
@@ -68,10 +71,13 @@ async def run_stdio(server: Server[Any]) -> None:
         await server.run(read_stream, write_stream, server.create_initialization_options())
 
 
-async def run_http(server: Server[Any], host: str = "127.0.0.1", port: int = 8765, path: str = "/mcp") -> None:
-    """Serve ``server`` over streamable HTTP at ``http://host:port/mcp`` (uvicorn)."""
+async def run_http(
+    server: Server[Any], host: str = "127.0.0.1", port: int = 8765, path: str = "/mcp", limits: SessionLimits | None = None
+) -> None:
+    """Serve ``server`` over streamable HTTP at ``http://host:port/mcp`` (uvicorn), with the
+    session limits of :mod:`navworld.tools.mcp_sessions` (cap, per-client share, idle timeout)."""
     import uvicorn
 
-    app = server.streamable_http_app(streamable_http_path=path, host=host)
+    app = http_app(server, host=host, path=path, limits=limits)
     config = uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="on")
     await uvicorn.Server(config).serve()
