@@ -115,6 +115,9 @@ def create_app(
 
     ``extra_routers`` are APIRouters (or ``callable(actor) -> APIRouter``) mounted as given —
     this is where the reference agent's ``/v1/chat/completions`` router plugs in.
+    ``max_body_bytes`` bounds request bodies (default ``NAVWORLD_MAX_BODY_BYTES`` or 4 MiB);
+    ``actor_options`` go to the :class:`Actor` built when ``actor`` is None (``episode_ttl``,
+    ``max_episodes_per_client``, ``limits``, …).
     """
     owned = actor is None
     env = actor if actor is not None else Actor(
