@@ -16,6 +16,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from navworld.tools.json_args import load_arguments
+
 __all__ = [
     "ChatRequest",
     "Conversation",
@@ -141,8 +143,8 @@ class ToolExchange:
     def args(self) -> dict[str, Any]:
         """The parsed arguments ({} when they are not a JSON object)."""
         try:
-            value = json.loads(self.arguments)
-        except (TypeError, ValueError):
+            value = load_arguments(self.arguments)  # bounded: hostile arguments never recurse
+        except (AttributeError, TypeError, ValueError):
             return {}
         return value if isinstance(value, dict) else {}
 
