@@ -123,13 +123,13 @@ async def test_row1_nested_arguments_are_a_tool_error_and_the_step_is_whole(env:
     assert not result["done"] and result["info"]["step"] == 1
     [message] = result["observation"]
     assert message["tool_call_id"] == "c1" and message["content"].startswith("错误：") and "嵌套" in message["content"]
-    assert result["info"]["rewards"][0]["arguments"] == 0.0  # scored as malformed, not a crash
+    assert result["reward"] == 0.0 and result["info"]["rewards"][0]["arguments"] == 0.0  # earns nothing, no crash
     episode = env.actor.store.get(eid)
     roles = [m["role"] for m in episode.messages]
     assert roles[-2:] == ["assistant", "tool"] and episode.steps == 1  # the turn and its answer, counted once
-    # The same hostile call again is a repeat (redundant), and the episode goes on normally.
-    again = await env.step("", eid, hostile)
-    assert again["info"]["rewards"][0]["redundant"] is True and again["info"]["step"] == 2
+    # The same hostile arguments again (a new call id) earn nothing again; the episode goes on.
+    again = await env.step("", eid, [{**hostile[0], "id": "c2"}])
+    assert again["reward"] == 0.0 and again["info"]["step"] == 2
     final = await env.step("最终方案：" + "第一天参观景点。" * 40, eid, None)
     assert final["done"] and "error" not in final["info"]
     # Actor.evaluate with a model sending those arguments returns a scored result (it used to raise).
