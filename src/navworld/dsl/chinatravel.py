@@ -39,6 +39,7 @@ from navworld.dsl.builtins import BUILTINS
 from navworld.dsl.chinatravel_concepts import CT_CITIES, CT_CONCEPTS
 from navworld.dsl.compiler import _Compiler, parse_checked
 from navworld.dsl.context import DSLContext, _container_ids
+from navworld.dsl.expressions import number_problem
 from navworld.dsl.limits import MAX_SOURCE_BYTES
 from navworld.dsl.nodes import Assigner, Expr, fail
 from navworld.dsl.runtime import Fault, Fn, Frame, wrap_error
@@ -68,6 +69,8 @@ class _CtCompiler(_Compiler):
         v = node.value
         if v is not None and type(v) not in (bool, int, float, str):
             raise fail(node, f"constants of type {type(v).__name__} are not allowed")
+        if number_problem(v):
+            raise fail(node, str(number_problem(v)))  # bounded numbers, as in navworld's mode
         return lambda fr: v
 
     def _e_Name(self, node: ast.Name) -> Expr:

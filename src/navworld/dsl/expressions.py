@@ -27,7 +27,16 @@ from navworld.dsl.operators import binop, compare, unaryop
 from navworld.dsl.runtime import Fault, Fn, Frame, type_name
 from navworld.dsl.values import charge_hashing, det_iter, make_tuple, weigh
 
-__all__ = ["ExprCompiler"]
+__all__ = ["ExprCompiler", "number_problem"]
+
+
+def number_problem(v: object) -> str | None:
+    """Why a constant is out of the numbers programs may hold (see ``limits``), or None."""
+    if type(v) is int and v.bit_length() > MAX_INT_BITS:
+        return f"integer constant too large (more than {MAX_INT_BITS} bits)"
+    if type(v) is float and abs(v) > MAX_FLOAT and math.isfinite(v):
+        return f"number constant too large (beyond ±2**{MAX_INT_BITS})"
+    return None
 
 
 class ExprCompiler:
@@ -90,10 +99,9 @@ class ExprCompiler:
         v = node.value
         if v is not None and type(v) not in (bool, int, float, str):
             raise fail(node, f"constants of type {type(v).__name__} are not allowed")
-        if type(v) is int and v.bit_length() > MAX_INT_BITS:
-            raise fail(node, f"integer constant too large (more than {MAX_INT_BITS} bits)")
-        if type(v) is float and abs(v) > MAX_FLOAT and math.isfinite(v):
-            raise fail(node, f"number constant too large (beyond ±2**{MAX_INT_BITS})")
+        problem = number_problem(v)
+        if problem:
+            raise fail(node, problem)
         if v == "metro":
             v = "transit"  # ChinaTravel's metro is our public transit (documented alias)
         return lambda fr: v
