@@ -2,24 +2,35 @@
 
 What it adds on top of the SDK (whose own retries are switched off):
 
+* **Requests every OpenAI-compatible server accepts** (OpenAI, vLLM, sglang, llama.cpp /
+  llama-cpp-python, Ollama, LM Studio, TGI): messages go through
+  :func:`navworld.agents.wire.wire_messages` (``""`` rather than ``null`` content, standard fields
+  only); ``seed`` and ``temperature`` only when given.
+* **Streaming by default** (``stream=None``): a timeout or a cancellation closes the connection,
+  so the server stops generating instead of finishing an answer nobody reads. An endpoint that
+  rejects or ignores streaming is asked plainly from then on (remembered per base URL).
 * **One shared SDK client per (event loop, base_url, key)** so concurrent episodes reuse one
   connection pool.
 * **A per-call timeout sized for long answers** (default 480 s, see seed §2.4): it must be read
   as "the longest a healthy response may take", never as a stall detector. The caller can pass a
   tighter ``deadline`` (the episode's wall-clock budget); the per-call timeout is clipped to it.
-* **Retries with exponential backoff only for transient failures before visible content**:
-  connection errors, timeouts, HTTP 429 (``Retry-After`` honoured, capped) and 5xx. Anything
-  after the first visible token of a stream is not retried (:class:`StreamCutError`): the
-  episode-level re-dispatch is the recourse for that.
-* **Failure classification**: :class:`ContextOverflowError` is the model's failure (scored);
-  every other :class:`ChatError` is infrastructure (reported as ``error``, never scored).
+* **Retries with exponential backoff only for transient failures before the server produced
+  anything**: connection errors, a stream that stalls before its first token, HTTP 429
+  (``Retry-After`` honoured, capped) and 5xx that are not validation errors. Never retried: a
+  timeout after tokens arrived (:class:`GenerationTimeoutError`), a break after visible content
+  (:class:`StreamCutError`), a non-streamed call's timeout (the server may still be generating),
+  and deterministic errors (:class:`InvalidRequestError`: a schema/validation error, whatever its
+  status; 4xx).
+* **Error texts that say what happened**: the endpoint (base URL without secrets) and the
+  server's whole error text (up to 20,000 characters).
 * **Token usage** of every call, summed by :class:`Usage`.
 
 API keys come from the ``api_key`` argument, else ``NAVWORLD_API_KEY``, else ``OPENAI_API_KEY``;
 they are never logged, never put in results or exception messages, and never on a command line.
 
 The error types and key handling live in :mod:`navworld.agents.chat_errors`, the result types in
-:mod:`navworld.agents.chat_results`; both are re-exported here.
+:mod:`navworld.agents.chat_results`, one HTTP attempt in :mod:`navworld.agents.chat_calls`; the
+public names are re-exported here.
 """
 
 from __future__ import annotations
@@ -34,18 +45,22 @@ from typing import Any
 import httpx2
 from openai import AsyncOpenAI
 
+from navworld.agents.chat_calls import NotStreamed, plain_call, stream_call
 from navworld.agents.chat_errors import (
     KEY_ENV_VARS,  # noqa: F401  (re-exported: it lived here)
     PLACEHOLDER_KEY,
     ChatError,
     ContextOverflowError,
+    GenerationTimeoutError,
+    InvalidRequestError,
     StreamCutError,
     TransientChatError,
-    classify_error,
     redact,
     resolve_api_key,
 )
-from navworld.agents.chat_results import ChatResult, Usage, message_to_dict
+from navworld.agents.chat_results import ChatResult, Usage
+from navworld.agents.wire import wire_messages
+from navworld.core.urls import public_url
 
 __all__ = [
     "DEFAULT_CALL_TIMEOUT",
@@ -56,6 +71,8 @@ __all__ = [
     "ChatError",
     "ChatResult",
     "ContextOverflowError",
+    "GenerationTimeoutError",
+    "InvalidRequestError",
     "StreamCutError",
     "TransientChatError",
     "Usage",
@@ -70,7 +87,7 @@ DEFAULT_CALL_TIMEOUT = 480.0
 """Seconds one model call may take (a full ~8k-token answer on a loaded endpoint)."""
 DEFAULT_CONNECT_TIMEOUT = 30.0
 DEFAULT_MAX_RETRIES = 3
-"""Retries after the first attempt, for transient failures before visible content only."""
+"""Retries after the first attempt, for transient failures before the server produced anything."""
 DEFAULT_RETRY_BACKOFF = 2.0
 """First backoff in seconds; doubles each retry (2, 4, 8 = 14 s over three retries)."""
 MAX_RETRY_AFTER = 30.0
@@ -82,6 +99,10 @@ DEFAULT_MAX_TOKENS = 8192
 _SHARED: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[tuple[str, str], AsyncOpenAI]] = (
     weakref.WeakKeyDictionary()
 )
+_PLAIN_ENDPOINTS: set[str] = set()
+"""Base URLs that rejected or ignored streaming in this process: asked without it from then on."""
+_RENAMED_MAX_TOKENS: set[str] = set()
+"""Base URLs that want ``max_completion_tokens`` instead of ``max_tokens`` (OpenAI reasoning models)."""
 
 
 def _shared_sdk_client(base_url: str, api_key: str, connect_timeout: float) -> AsyncOpenAI:
@@ -109,6 +130,17 @@ async def aclose_shared_clients() -> None:
         await client.close()
 
 
+def _stream_rejected(err: ChatError) -> bool:
+    """Whether an error answers the *streaming* itself (the request would pass without it)."""
+    text = err.message.lower()
+    return err.kind in ("invalid_request", "bad_request") and ("stream" in text)
+
+
+def _wants_max_completion_tokens(err: ChatError) -> bool:
+    text = err.message.lower()
+    return err.kind in ("invalid_request", "bad_request") and "max_completion_tokens" in text and "max_tokens" in text
+
+
 class ChatClient:
     """Calls one OpenAI-compatible chat endpoint with bounded, transient-only retries.
 
@@ -118,7 +150,8 @@ class ChatClient:
         call_timeout: seconds one call may take (default 480).
         max_retries: retries after the first attempt, transient failures only (default 3).
         retry_backoff: first backoff in seconds, doubled each retry (default 2).
-        stream: use streaming; a failure after visible content raises :class:`StreamCutError`.
+        stream: ``None`` (default): stream, unless the endpoint rejects or ignores it; ``True``:
+            always stream; ``False``: never.
         connect_timeout: seconds to establish a connection.
     """
 
@@ -130,10 +163,11 @@ class ChatClient:
         call_timeout: float = DEFAULT_CALL_TIMEOUT,
         max_retries: int = DEFAULT_MAX_RETRIES,
         retry_backoff: float = DEFAULT_RETRY_BACKOFF,
-        stream: bool = False,
+        stream: bool | None = None,
         connect_timeout: float = DEFAULT_CONNECT_TIMEOUT,
     ) -> None:
         self.base_url = base_url
+        self.endpoint = public_url(base_url) or "the endpoint"
         self._api_key = resolve_api_key(api_key) or PLACEHOLDER_KEY
         self.call_timeout = float(call_timeout)
         self.max_retries = max(0, int(max_retries))
@@ -142,7 +176,39 @@ class ChatClient:
         self.connect_timeout = float(connect_timeout)
 
     def __repr__(self) -> str:  # never show the key
-        return f"ChatClient(base_url={self.base_url!r}, stream={self.stream})"
+        return f"ChatClient(base_url={self.endpoint!r}, stream={self.stream})"
+
+    @property
+    def streams(self) -> bool:
+        """Whether the next call streams (``stream=None`` and the endpoint not known to refuse)."""
+        if self.stream is None:
+            return self._key() not in _PLAIN_ENDPOINTS
+        return self.stream
+
+    def _key(self) -> str:
+        return self.base_url.rstrip("/")
+
+    def _params(
+        self,
+        model: str,
+        messages: list[dict[str, Any]],
+        tools: list[dict[str, Any]] | None,
+        temperature: float | None,
+        max_tokens: int | None,
+        seed: int | None,
+    ) -> dict[str, Any]:
+        params: dict[str, Any] = {"model": model, "messages": wire_messages(messages)}
+        if tools:
+            params["tools"] = tools
+            params["tool_choice"] = "auto"
+        if temperature is not None:
+            params["temperature"] = temperature
+        if max_tokens is not None:
+            name = "max_completion_tokens" if self._key() in _RENAMED_MAX_TOKENS else "max_tokens"
+            params[name] = max_tokens
+        if seed is not None:
+            params["seed"] = seed
+        return params
 
     async def complete(
         self,
@@ -155,52 +221,59 @@ class ChatClient:
         seed: int | None = None,
         deadline: float | None = None,
     ) -> ChatResult:
-        """Run one chat completion, retrying transient failures before visible content.
+        """Run one chat completion, retrying transient failures before the server produced anything.
 
         ``deadline`` is a ``time.monotonic()`` instant after which no call or retry starts and
         any running call is cut (raises a ``timeout`` :class:`ChatError`).
 
         Raises:
             ContextOverflowError: the model's context window is exceeded (model failure).
+            GenerationTimeoutError: the time ran out while the model was generating.
             StreamCutError: a stream broke after visible content (infra, not retried here).
+            InvalidRequestError: the endpoint rejected the request body (deterministic).
             ChatError: any other failure, after retries for the transient ones.
         """
-        params: dict[str, Any] = {"model": model, "messages": messages}
-        if tools:
-            params["tools"] = tools
-            params["tool_choice"] = "auto"
-        if temperature is not None:
-            params["temperature"] = temperature
-        if max_tokens is not None:
-            params["max_tokens"] = max_tokens
-        if seed is not None:
-            params["seed"] = seed
         sdk = _shared_sdk_client(self.base_url, self._api_key, self.connect_timeout)
         attempt = 0
+        adapted: set[str] = set()  # request adaptations tried (each at most once per call)
         while True:
             attempt += 1
             timeout = self.call_timeout
             if deadline is not None:
                 timeout = min(timeout, deadline - time.monotonic())
                 if timeout <= 0:
-                    raise ChatError("timeout", "episode deadline reached before the model call", attempts=attempt - 1)
+                    raise ChatError(
+                        "timeout", f"the episode's time ran out before the next call to {self.endpoint}",
+                        attempts=attempt - 1, redispatch=False,
+                    )  # fmt: skip
+            params = self._params(model, messages, tools, temperature, max_tokens, seed)
+            streaming = self.streams
             started = time.monotonic()
             try:
-                if self.stream:
-                    result = await self._call_streaming(sdk, params, timeout)
+                if streaming:
+                    result = await stream_call(sdk, params, timeout, endpoint=self.endpoint, api_key=self._api_key)
                 else:
-                    result = await self._call_plain(sdk, params, timeout)
-            except StreamCutError as exc:
+                    result = await plain_call(sdk, params, timeout, endpoint=self.endpoint, api_key=self._api_key)
+            except NotStreamed as answered:
+                log.info("%s ignores stream=true; asking it without streaming from now on", self.endpoint)
+                _PLAIN_ENDPOINTS.add(self._key())
+                result = answered.result
+            except (StreamCutError, GenerationTimeoutError) as exc:
                 exc.attempts = attempt
                 raise
             except ChatError as exc:
                 exc.attempts = attempt
+                if self._adapt(exc, streaming, adapted):
+                    continue
                 wait = self._retry_wait(exc, attempt, deadline)
                 if wait is None:
                     if exc.retryable:
-                        raise TransientChatError(exc.kind, exc.message, attempts=attempt, retryable=True) from exc
+                        raise TransientChatError(
+                            exc.kind, exc.message, attempts=attempt, retryable=True,
+                            redispatch=exc.redispatch, produced=exc.produced, partial=exc.partial,
+                        ) from exc  # fmt: skip
                     raise
-                log.info("model call to %s failed (%s); retry %d in %.2fs", self.base_url, exc.kind, attempt, wait)
+                log.info("model call to %s failed (%s); retry %d in %.2fs", self.endpoint, exc.kind, attempt, wait)
                 await asyncio.sleep(wait)
                 continue
             result.attempts = attempt
@@ -208,6 +281,19 @@ class ChatClient:
             return result
 
     # ------------------------------------------------------------------------------- internals
+
+    def _adapt(self, exc: ChatError, streaming: bool, adapted: set[str]) -> bool:
+        """Change the request once when the endpoint said exactly what it cannot take."""
+        if streaming and self.stream is None and "stream" not in adapted and _stream_rejected(exc):
+            adapted.add("stream")
+            _PLAIN_ENDPOINTS.add(self._key())
+            log.info("%s rejects streaming; asking it without streaming from now on", self.endpoint)
+            return True
+        if "max_tokens" not in adapted and self._key() not in _RENAMED_MAX_TOKENS and _wants_max_completion_tokens(exc):
+            adapted.add("max_tokens")
+            _RENAMED_MAX_TOKENS.add(self._key())
+            return True
+        return False
 
     def _retry_wait(self, exc: ChatError, attempt: int, deadline: float | None) -> float | None:
         """Seconds to wait before the next attempt, or None when no retry is allowed."""
@@ -220,77 +306,3 @@ class ChatClient:
             return None
         return wait
 
-    async def _call_plain(self, sdk: AsyncOpenAI, params: dict[str, Any], timeout: float) -> ChatResult:
-        try:
-            async with asyncio.timeout(timeout):
-                completion = await sdk.chat.completions.create(**params, timeout=timeout)
-        except TimeoutError:
-            raise ChatError("timeout", f"no response within {timeout:.1f}s", retryable=True) from None
-        except Exception as exc:
-            raise self._classify(exc) from None
-        choices = getattr(completion, "choices", None) or []
-        if not choices:
-            raise ChatError("bad_response", "the endpoint returned no choices", retryable=True)
-        choice = choices[0]
-        message = message_to_dict(choice.message)
-        return ChatResult(message=message, finish_reason=choice.finish_reason, usage=Usage.from_api(completion.usage))
-
-    async def _call_streaming(self, sdk: AsyncOpenAI, params: dict[str, Any], timeout: float) -> ChatResult:
-        content: list[str] = []
-        calls: dict[int, dict[str, Any]] = {}
-        finish: str | None = None
-        usage: Any = None
-        visible = False
-        try:
-            async with asyncio.timeout(timeout):
-                stream = await sdk.chat.completions.create(
-                    **params, stream=True, stream_options={"include_usage": True}, timeout=timeout
-                )
-                async for chunk in stream:
-                    if getattr(chunk, "usage", None) is not None:
-                        usage = chunk.usage
-                    for choice in chunk.choices or []:
-                        delta = choice.delta
-                        if delta is not None and delta.content:
-                            content.append(delta.content)
-                            visible = True
-                        for tc in (delta.tool_calls if delta is not None else None) or []:
-                            visible = True
-                            slot = calls.setdefault(tc.index, {"id": None, "name": "", "arguments": ""})
-                            if tc.id:
-                                slot["id"] = tc.id
-                            if tc.function is not None:
-                                slot["name"] += tc.function.name or ""
-                                slot["arguments"] += tc.function.arguments or ""
-                        if choice.finish_reason:
-                            finish = choice.finish_reason
-        except TimeoutError:
-            err = ChatError("timeout", f"stream not finished within {timeout:.1f}s", retryable=True)
-            raise self._after_visible(err, visible) from None
-        except Exception as exc:
-            raise self._after_visible(self._classify(exc), visible) from None
-        if finish is None:
-            raise self._after_visible(
-                ChatError("stream_incomplete", "stream ended without a finish reason", retryable=True), visible
-            )
-        message: dict[str, Any] = {"role": "assistant", "content": "".join(content) or None}
-        if calls:
-            message["tool_calls"] = [
-                {
-                    "id": slot["id"] or f"call_{index}",
-                    "type": "function",
-                    "function": {"name": slot["name"], "arguments": slot["arguments"]},
-                }
-                for index, slot in sorted(calls.items())
-            ]
-        return ChatResult(message=message, finish_reason=finish, usage=Usage.from_api(usage))
-
-    @staticmethod
-    def _after_visible(err: ChatError, visible: bool) -> ChatError:
-        if not visible or isinstance(err, ContextOverflowError):
-            return err
-        return StreamCutError("stream_cut", f"after visible content: {err.message}", retryable=False)
-
-    def _classify(self, exc: BaseException) -> ChatError:
-        """Map an SDK/transport exception to a :class:`ChatError` (message redacted)."""
-        return classify_error(exc, self._api_key)

@@ -8,7 +8,14 @@ problem's language) is sent with tools off, once.
 
 The outcome is an :class:`EpisodeRun`: the full transcript (system and user included), the
 answer, counts, token usage, and either ``error`` (infrastructure: not the model's fault, never
-scored) or ``model_failure`` (context overflow, no final answer: scored as such).
+scored) or ``model_failure`` (context overflow, no final answer, timeout: scored as such).
+
+**Time is the model's once the server has answered.** The episode's ``timeout`` bounds every
+call (each is cut at the deadline). A call that runs out of time after the endpoint answered in
+this episode (an earlier call succeeded, or tokens of this call arrived) ends the run as the
+model failure ``timeout``: it is scored on the work done so far (the partial text of the cut
+call included) instead of being thrown away as an infrastructure error. Only an endpoint that
+never answered in the episode makes a timeout an infrastructure ``error``.
 """
 
 from __future__ import annotations
@@ -19,6 +26,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from navworld.agents.chat_errors import NO_REDISPATCH_KINDS
 from navworld.agents.client import (
     DEFAULT_CALL_TIMEOUT,
     DEFAULT_MAX_RETRIES,
@@ -57,6 +65,7 @@ FINISH_REASONS = (
     "max_steps",  # the step limit forced the final-answer prompt
     "no_final_answer",  # model failure: no text at all, even after the final-answer prompt
     "context_overflow",  # model failure: the conversation outgrew the context window
+    "timeout",  # model failure: the episode's time ran out after the endpoint had answered
     "error",  # infrastructure failure (see EpisodeRun.error)
 )
 
@@ -80,6 +89,10 @@ class EpisodeRun:
     step_rewards: list[float] = field(default_factory=list)
     dispatches: int = 1
     error_kind: str | None = None
+    truncated: bool = False
+    """The final answer was cut at ``max_tokens`` (its call ended with ``finish_reason: "length"``)."""
+    redispatch: bool = field(default=True, repr=False, compare=False)
+    """Whether playing the episode again may help (False after deterministic errors and timeouts)."""
 
     @property
     def ok(self) -> bool:
@@ -103,6 +116,7 @@ class EpisodeRun:
             "step_rewards": list(self.step_rewards),
             "dispatches": self.dispatches,
             "error_kind": self.error_kind,
+            "truncated": self.truncated,
             "trace": self.trace,
         }
 
@@ -136,22 +150,50 @@ async def run_agent_loop(
         lang: language of the final-answer prompt (``zh`` or ``en``).
         max_steps: tool steps allowed (default 15).
         temperature, max_tokens, seed: sampling parameters passed to every call.
-        deadline: ``time.monotonic()`` instant at which the run stops with ``error="timeout"``.
+        deadline: ``time.monotonic()`` instant at which the run stops: a model failure
+            ``timeout`` once the endpoint has answered, else ``error="timeout: ..."``.
 
     Never raises for model or endpoint problems; they are recorded on the returned run.
     """
     started = time.monotonic()
     run = EpisodeRun(trace=[dict(m) for m in messages])
-    remaining = None if deadline is None else deadline - started
+    # Model calls are cut at the deadline by the client itself; this backstop (a little later)
+    # only bounds what the client does not see, such as a tool backend that hangs.
+    remaining = None if deadline is None else deadline - started + BACKSTOP_GRACE_SECONDS
     try:
         async with asyncio.timeout(remaining):
             await _drive(run, client, model, tools, execute, lang, max_steps, temperature, max_tokens, seed, deadline)
     except TimeoutError:
-        run.error = "timeout: the episode exceeded its time limit"
+        run.error = "timeout: the episode exceeded its time limit (outside a model call)"
         run.error_kind = "timeout"
         run.finish = "error"
+        run.redispatch = False
     run.seconds = time.monotonic() - started
     return run
+
+
+BACKSTOP_GRACE_SECONDS = 2.0
+"""How long after the deadline the loop's own backstop cuts a run the client did not cut."""
+
+
+def _time_out(run: EpisodeRun, exc: ChatError, last_text: str, truncated: bool) -> None:
+    """End ``run`` on a timeout: the model's failure once the endpoint had answered, else infra."""
+    if run.model_calls == 0 and not exc.produced:
+        run.error = f"{exc.kind}: {exc.message}"
+        run.error_kind = exc.kind
+        run.answer = last_text
+        run.finish = "error"
+        run.redispatch = exc.redispatch
+        return
+    partial = exc.partial.strip()
+    if partial:  # the cut call's text is the model's work too
+        run.trace.append(assistant_message(exc.partial))
+    run.model_failure = "timeout"
+    run.finish = "timeout"
+    if partial and len(partial) >= len(last_text.strip()):
+        run.answer, run.truncated = exc.partial, False
+    else:
+        run.answer, run.truncated = last_text, truncated
 
 
 async def _drive(
@@ -172,6 +214,7 @@ async def _drive(
     phase = 1
     forced = False  # phase 2 entered because the step limit was reached
     last_text = ""
+    last_truncated = False  # last_text came from a call cut at max_tokens
 
     while True:
         tools_on = phase == 1
@@ -189,20 +232,26 @@ async def _drive(
             run.http_attempts += exc.attempts
             run.model_failure = "context_overflow"
             run.answer = last_text
+            run.truncated = last_truncated
             run.finish = "context_overflow"
             return
         except ChatError as exc:
             run.http_attempts += exc.attempts
+            if exc.kind == "timeout":
+                _time_out(run, exc, last_text, last_truncated)
+                return
             run.error = f"{exc.kind}: {exc.message}"
             run.error_kind = exc.kind
             run.answer = last_text
             run.finish = "error"
+            run.redispatch = exc.redispatch
             return
         run.model_calls += 1
         run.http_attempts += result.attempts
         run.usage.add(result.usage)
         run.last_finish_reason = result.finish_reason
         content = result.content
+        cut = result.finish_reason == "length"
         calls = normalize_tool_calls(result.tool_calls, prefix=f"call_{run.steps}")
 
         if tools_on and calls:
@@ -228,16 +277,16 @@ async def _drive(
             log.debug("model %s sent tool calls with tools off; ignored", model)
         trace.append(assistant_message(content))
         if content.strip():
-            last_text = content
+            last_text, last_truncated = content, cut
         if is_sufficient_answer(content):
-            run.answer = content
+            run.answer, run.truncated = content, cut
             run.finish = "answered" if phase == 1 else ("max_steps" if forced else "final_prompt")
             return
         if phase == 1:
             phase = 2
             trace.append({"role": "user", "content": final_answer_prompt(lang)})
             continue
-        run.answer = last_text
+        run.answer, run.truncated = last_text, last_truncated
         if not last_text.strip():
             run.model_failure = "no_final_answer"
             run.finish = "no_final_answer"
@@ -248,8 +297,6 @@ async def _drive(
 
 MIN_REDISPATCH_SECONDS = 1.0
 """A whole-episode re-dispatch starts only if at least this much of the time limit is left."""
-NO_REDISPATCH_KINDS = frozenset({"auth", "not_found", "bad_request", "client_error"})
-"""Configuration errors that a second dispatch would only repeat."""
 
 
 async def run_episode(
@@ -266,15 +313,19 @@ async def run_episode(
     call_timeout: float = DEFAULT_CALL_TIMEOUT,
     max_retries: int = DEFAULT_MAX_RETRIES,
     retry_backoff: float = DEFAULT_RETRY_BACKOFF,
-    stream: bool = False,
+    stream: bool | None = None,
     executor_factory: Any | None = None,
     redispatch: bool = True,
     tools: list[dict[str, Any]] | None = None,
 ) -> EpisodeRun:
     """Play one whole episode of ``problem`` with an OpenAI-compatible model.
 
-    ``timeout`` bounds the whole call (both dispatches). On an infrastructure failure (other
-    than a configuration error such as a rejected key or an unknown model) the episode is
+    ``timeout`` bounds the whole call (both dispatches). On an infrastructure failure that a
+    second try may cure (a connection failure, a 5xx or 429 that outlived its retries, a stream
+    cut after visible content, a tool backend failure; not a deterministic error such as a
+    rejected key, an unknown model or a request the server finds invalid, and not a timeout
+    of a non-streamed call, which would only queue behind the work the server is still doing;
+    a timeout after the endpoint answered is the model's failure and is scored) the episode is
     re-dispatched once from scratch (same problem, same world and salt, a fresh tool
     budget) if time is left; the returned run is the last attempt's, with ``usage`` summed over
     attempts and ``dispatches`` counting them. ``executor_factory()`` builds each attempt's tool
@@ -321,6 +372,7 @@ async def run_episode(
             run.ok
             or not redispatch
             or dispatches >= 2
+            or not run.redispatch
             or run.error_kind in NO_REDISPATCH_KINDS
             or deadline - time.monotonic() < MIN_REDISPATCH_SECONDS
         ):

@@ -112,8 +112,12 @@ def tool_message(tool_call_id: str, content: str) -> dict[str, Any]:
 
 
 def assistant_message(content: str | None, tool_calls: list[dict[str, Any]] | None = None) -> dict[str, Any]:
-    """An assistant message; ``tool_calls`` is omitted when empty."""
-    msg: dict[str, Any] = {"role": "assistant", "content": content}
+    """An assistant message; ``tool_calls`` is omitted when empty.
+
+    ``content`` is always a string (``""`` for a turn that only calls tools): OpenAI accepts
+    ``null`` there, but llama-cpp-python's server rejects it, and the transcript is sent back.
+    """
+    msg: dict[str, Any] = {"role": "assistant", "content": content or ""}
     if tool_calls:
         msg["tool_calls"] = tool_calls
     return msg

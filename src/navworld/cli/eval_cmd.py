@@ -131,6 +131,31 @@ def eval_command(
         envvar="NAVWORLD_SCORING",
         help="Scoring profile: s2 (default, plan-gated) or seed (NAVWORLD's formula).",
     ),
+    # -- model and judge call settings (issue 18) --
+    max_tokens: str = typer.Option(
+        None, "--max-tokens", metavar="N", envvar="NAVWORLD_MAX_TOKENS",
+        help="max_tokens sent on every model call (default 8192).",
+    ),
+    call_timeout: str = typer.Option(
+        None, "--call-timeout", metavar="SECONDS", envvar="NAVWORLD_CALL_TIMEOUT",
+        help="Seconds one model call may take (default 480; clipped to what is left of --timeout).",
+    ),
+    seed: str = typer.Option(
+        None, "--seed", metavar="N", envvar="NAVWORLD_SEED",
+        help="Sampling seed sent on every model call (default: none sent); recorded in the rows.",
+    ),
+    judge_timeout: str = typer.Option(
+        None, "--judge-timeout", metavar="SECONDS", envvar="NAVWORLD_JUDGE_TIMEOUT",
+        help="Seconds one judge call may take (default 180).",
+    ),
+    judge_max_tokens: str = typer.Option(
+        None, "--judge-max-tokens", metavar="N", envvar="NAVWORLD_JUDGE_MAX_TOKENS",
+        help="max_tokens of a judge call (default 4000).",
+    ),
+    judge_retries: str = typer.Option(
+        None, "--judge-retries", metavar="N", envvar="NAVWORLD_JUDGE_RETRIES",
+        help="Judge retries after a failed or unparseable reply (default 2).",
+    ),
     report: bool = typer.Option(
         True, "--report/--no-report", envvar="NAVWORLD_REPORT", help="Write DIR/report.html at the end."
     ),
@@ -189,6 +214,8 @@ def eval_command(
             scoring=scoring,
             types=types, difficulty=difficulty, limit=limit,
             queries=queries, profile=profile,
+            max_tokens=max_tokens, call_timeout=call_timeout, seed=seed, judge_timeout=judge_timeout,
+            judge_max_tokens=judge_max_tokens, judge_retries=judge_retries,
         )  # fmt: skip
         gate = parse_fail_under(fail_under)
     except (ConfigError, ValueError) as exc:

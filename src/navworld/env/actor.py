@@ -76,7 +76,8 @@ class Actor:
         call_timeout: seconds one model call may take in ``evaluate`` (default 480).
         max_tokens: ``max_tokens`` sent to the model in ``evaluate`` (default 8192).
         max_retries, retry_backoff: transient-failure retries per model call (3; 2 s doubling).
-        stream: stream model responses in ``evaluate`` (default False).
+        stream: stream model responses in ``evaluate``: ``None`` (default) streams unless the
+            endpoint rejects or ignores it, ``True`` always, ``False`` never.
         scorer, generator: injected collaborators (default ``TravelScorer`` / ``ProblemGenerator``).
         scoring: the scoring profile, ``s2`` (default; potential-based step rewards) or ``seed``
             (NAVWORLD's formula and step rewards); default ``NAVWORLD_SCORING`` or ``s2``.
@@ -97,7 +98,7 @@ class Actor:
         max_tokens: int | None = DEFAULT_MAX_TOKENS,
         max_retries: int = DEFAULT_MAX_RETRIES,
         retry_backoff: float = _BACKOFF,
-        stream: bool = False,
+        stream: bool | None = None,
         scorer: Any = None,
         generator: Any = None,
         scoring: str | None = None,

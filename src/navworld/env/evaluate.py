@@ -109,6 +109,7 @@ async def evaluate_episode(
         "usage": run.usage.to_dict(),
         "finish": run.finish,
         "model_failure": run.model_failure,
+        "truncated": run.truncated,
         "step_rewards": list(episode.step_rewards),
         "mean_step_reward": round(sum(episode.step_rewards) / len(episode.step_rewards), 4)
         if episode.step_rewards

@@ -9,10 +9,10 @@ from __future__ import annotations
 import json
 import os
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 from navworld.core.problem import Problem
 from navworld.core.seeding import stable_hash
+from navworld.core.urls import public_url
 from navworld.core.versions import GENERATOR_VERSION, PACKAGE_VERSION, SCORER_VERSION, WORLD_VERSION
 
 __all__ = ["content_hash", "debug_enabled", "problem_summary", "public_url", "versions"]
@@ -51,18 +51,6 @@ def problem_summary(problem: Problem) -> dict[str, Any]:
 def content_hash(problem: Problem) -> str:
     """A hash of the whole generated problem (prompt, fields, constraint programs)."""
     return stable_hash(json.dumps(problem.to_dict(), sort_keys=True, ensure_ascii=False))
-
-
-def public_url(url: str) -> str:
-    """``url`` without user-info (credentials never go into results)."""
-    try:
-        parts = urlsplit(url)
-    except ValueError:
-        return "<invalid url>"
-    host = parts.hostname or ""
-    if parts.port:
-        host = f"{host}:{parts.port}"
-    return urlunsplit((parts.scheme, host, parts.path, "", ""))
 
 
 def debug_enabled() -> bool:

@@ -56,6 +56,8 @@ class RunRecord:
     """An infrastructure failure (not the model's fault); such rows are not scored."""
     finish: str | None = None
     """How the episode ended (e.g. ``answered``, ``max_steps``, ``no_final_answer``), if known."""
+    truncated: bool = False
+    """The final answer was cut at ``max_tokens`` (``finish_reason: "length"``)."""
 
     @classmethod
     def coerce(cls, obj: Any) -> RunRecord:
@@ -95,6 +97,7 @@ class RunRecord:
             seconds=float(data.get("seconds") or data.get("time_taken") or 0.0),
             error=str(error) if error else None,
             finish=str(data["finish"]) if data.get("finish") else None,
+            truncated=data.get("truncated") is True,
         )
 
 
@@ -164,6 +167,8 @@ class ModelAgent:
             local servers accept.
         temperature: sampling temperature.
         timeout: whole-episode timeout in seconds.
+        loop_options: passed to ``navworld.agents.loop.run_episode`` (``max_tokens``,
+            ``call_timeout``, ``seed``, ``stream``, ...).
     """
 
     def __init__(
@@ -280,4 +285,7 @@ def build_agent(spec: AgentSpec, api_key: str | None = None) -> EpisodeAgent:
         api_key=api_key or resolve_api_key(spec.api_key_env),
         temperature=spec.temperature,
         timeout=spec.timeout,
+        max_tokens=spec.max_tokens,
+        call_timeout=spec.call_timeout,
+        seed=spec.seed,
     )

@@ -7,11 +7,13 @@ Secrets are referenced by the *name* of the environment variable that holds them
 from __future__ import annotations
 
 from typing import Any, Literal
-from urllib.parse import urlsplit, urlunsplit
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from navworld.agents.client import DEFAULT_CALL_TIMEOUT, DEFAULT_MAX_TOKENS
+from navworld.core.urls import public_url
 from navworld.core.versions import GENERATOR_VERSION, RESULTS_SCHEMA_VERSION, SCORER_VERSION, WORLD_VERSION
+from navworld.scoring.config import JUDGE_MAX_TOKENS, JUDGE_RETRIES, JUDGE_TIMEOUT_S
 
 __all__ = [
     "DEFAULT_API_KEY_ENVS",
@@ -24,21 +26,6 @@ __all__ = [
 
 DEFAULT_API_KEY_ENVS: tuple[str, ...] = ("NAVWORLD_API_KEY", "OPENAI_API_KEY")
 """Environment variables tried, in order, when no ``--api-key-env`` is given."""
-
-
-def public_url(url: str | None) -> str | None:
-    """Return ``url`` without user info, query string or fragment (they may carry secrets).
-
-    >>> public_url("https://user:pw@host:8000/v1?key=abc")
-    'https://host:8000/v1'
-    """
-    if not url:
-        return url
-    parts = urlsplit(url)
-    host = parts.hostname or ""
-    if parts.port is not None:
-        host = f"{host}:{parts.port}"
-    return urlunsplit((parts.scheme, host, parts.path, "", ""))
 
 
 def versions() -> dict[str, Any]:
@@ -67,17 +54,33 @@ class AgentSpec(BaseModel):
     """Sampling temperature of the model agent."""
     timeout: float = 300.0
     """Whole-episode timeout in seconds."""
+    # -- model-call settings (``navworld eval --max-tokens/--call-timeout/--seed``) --
+    max_tokens: int = Field(default=DEFAULT_MAX_TOKENS, ge=1)
+    """``max_tokens`` sent on every model call."""
+    call_timeout: float = Field(default=DEFAULT_CALL_TIMEOUT, gt=0)
+    """Seconds one model call may take (clipped to what is left of the episode's ``timeout``)."""
+    seed: int | None = None
+    """``seed`` sent on every model call when given (recorded in the agent identity)."""
 
     def identity(self) -> dict[str, Any]:
-        """What distinguishes this agent's results from another agent's (part of the content hash)."""
+        """What distinguishes this agent's results from another agent's (part of the content hash).
+
+        ``max_tokens`` and ``seed`` appear only when they differ from the defaults, so the rows of
+        runs made before these settings existed keep their hashes.
+        """
         if self.kind == "reference":
             return {"kind": "reference", "name": "reference"}
-        return {
+        out: dict[str, Any] = {
             "kind": "model",
             "model": self.model,
             "base_url": public_url(self.base_url),
             "temperature": self.temperature,
         }
+        if self.max_tokens != DEFAULT_MAX_TOKENS:
+            out["max_tokens"] = self.max_tokens
+        if self.seed is not None:
+            out["seed"] = self.seed
+        return out
 
     @property
     def label(self) -> str:
@@ -95,10 +98,20 @@ class JudgeSpec(BaseModel):
     """Judge endpoint base URL (stored without secrets)."""
     api_key_env: str | None = None
     """Name of the environment variable holding the judge's API key."""
+    # -- judge-call settings (``navworld eval --judge-timeout/--judge-max-tokens/--judge-retries``) --
+    timeout: float = Field(default=JUDGE_TIMEOUT_S, gt=0)
+    """Seconds one judge call may take."""
+    max_tokens: int = Field(default=JUDGE_MAX_TOKENS, ge=1)
+    """``max_tokens`` of a judge call."""
+    retries: int = Field(default=JUDGE_RETRIES, ge=0)
+    """Retries of a judge call (transient failures, and unparseable replies with a corrective prompt)."""
 
     def identity(self) -> dict[str, Any]:
-        """Part of the content hash: the judge changes the score."""
-        return {"models": list(self.models), "base_url": public_url(self.base_url)}
+        """Part of the content hash: the judge changes the score (``max_tokens`` when not the default)."""
+        out: dict[str, Any] = {"models": list(self.models), "base_url": public_url(self.base_url)}
+        if self.max_tokens != JUDGE_MAX_TOKENS:
+            out["max_tokens"] = self.max_tokens
+        return out
 
 
 class EvalConfig(BaseModel):

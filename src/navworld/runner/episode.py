@@ -91,7 +91,14 @@ def _build_judge(spec: JudgeSpec) -> Any:
     """Build the scorer's LLM judge panel (the key comes from the environment, never from config)."""
     from navworld.scoring.judge import LLMJudge
 
-    return LLMJudge(list(spec.models), base_url=spec.base_url, api_key=resolve_api_key(spec.api_key_env))
+    return LLMJudge(
+        list(spec.models),
+        base_url=spec.base_url,
+        api_key=resolve_api_key(spec.api_key_env),
+        timeout=spec.timeout,
+        retries=spec.retries,
+        max_tokens=spec.max_tokens,
+    )
 
 
 def _build_scorer(judge: Any, salt: str, scoring: str = "s2", world: Any = None) -> Any:
@@ -230,6 +237,7 @@ class EpisodeRunner:
                 "constraints": list(problem.hard_logic_nl),
             },
             "finish": record.finish,
+            "truncated": record.truncated,
             "steps": record.steps,
             "tool_calls": record.tool_calls,
             "tokens": record.usage,

@@ -15,12 +15,14 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from navworld.agents.client import DEFAULT_CALL_TIMEOUT, DEFAULT_MAX_TOKENS
 from navworld.core.errors import ConfigError
 from navworld.core.seeding import current_salt
 from navworld.runner.config import AgentSpec, EvalConfig, JudgeSpec
 from navworld.runner.selection import describe as describe_selection
 from navworld.runner.selection import select as select_tasks
 from navworld.runner.taskspec import parse_task_spec
+from navworld.scoring.config import JUDGE_MAX_TOKENS, JUDGE_RETRIES, JUDGE_TIMEOUT_S
 
 __all__ = ["AUTO_WORKERS_MIN_EPISODES", "build_config", "config_digest"]
 
@@ -44,6 +46,22 @@ def _float(name: str, value: str | None, default: float) -> float:
         return float(str(value).strip())
     except ValueError:
         raise ConfigError(f"--{name} must be a number, got {value!r}") from None
+
+
+def _positive(name: str, value: str | None, default: float) -> float:
+    number = _float(name, value, default)
+    if not number > 0 or number == float("inf"):
+        raise ConfigError(f"--{name} must be a positive number of seconds, got {value!r}")
+    return number
+
+
+def _seed(value: str | None) -> int | None:
+    if value is None or str(value).strip() == "":
+        return None
+    try:
+        return int(str(value).strip())
+    except ValueError:
+        raise ConfigError(f"--seed must be an integer, got {value!r}") from None
 
 
 def _choice(name: str, value: str | None, default: str, choices: tuple[str, ...]) -> str:
@@ -152,6 +170,12 @@ def build_config(
     limit: str | None = None,
     queries: str | None = None,
     profile: str | None = None,
+    max_tokens: str | None = None,
+    call_timeout: str | None = None,
+    seed: str | None = None,
+    judge_timeout: str | None = None,
+    judge_max_tokens: str | None = None,
+    judge_retries: str | None = None,
 ) -> tuple[EvalConfig, bool]:
     """Validate the options and build the :class:`~navworld.runner.config.EvalConfig`.
 
@@ -172,7 +196,15 @@ def build_config(
         api_key_env=api_key_env,
         temperature=_float("temperature", temperature, 0.7),
         timeout=_float("timeout", timeout, 300.0),
+        max_tokens=_int("max-tokens", max_tokens, DEFAULT_MAX_TOKENS),
+        call_timeout=_positive("call-timeout", call_timeout, DEFAULT_CALL_TIMEOUT),
+        seed=_seed(seed),
     )
+    judge_calls = {
+        "timeout": _positive("judge-timeout", judge_timeout, JUDGE_TIMEOUT_S),
+        "max_tokens": _int("judge-max-tokens", judge_max_tokens, JUDGE_MAX_TOKENS),
+        "retries": _int("judge-retries", judge_retries, JUDGE_RETRIES, minimum=0),
+    }
     judge = None
     if judge_model or judge_base_url:
         if not (judge_model and judge_base_url):
@@ -180,7 +212,7 @@ def build_config(
         names = tuple(m.strip() for m in judge_model.split(",") if m.strip())
         if not names:
             raise ConfigError("--judge-model names no model")
-        judge = JudgeSpec(models=names, base_url=judge_base_url, api_key_env=judge_api_key_env)
+        judge = JudgeSpec(models=names, base_url=judge_base_url, api_key_env=judge_api_key_env, **judge_calls)
     backend_name = _choice("backend", backend, "local", ("local", "ray"))
     if ray_address and backend_name != "ray":
         raise ConfigError("--ray-address needs --backend ray")
