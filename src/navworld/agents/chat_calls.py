@@ -36,7 +36,15 @@ from navworld.agents.chat_errors import (
 )
 from navworld.agents.chat_results import ChatResult, Usage, message_to_dict
 
-__all__ = ["NotStreamed", "plain_call", "stream_call"]
+__all__ = ["EmptyStreamError", "NotStreamed", "plain_call", "stream_call"]
+
+
+class EmptyStreamError(ChatError):
+    """The endpoint accepted a streaming request (HTTP 200) and then sent no data at all.
+
+    Some servers cannot stream every answer (llama-cpp-python's ``chatml-function-calling``
+    raises inside a streamed tool call); the client asks the same call again without streaming.
+    """
 
 
 class NotStreamed(Exception):
@@ -152,40 +160,60 @@ async def stream_call(
         ChatError: any other failure (``retryable`` when transient).
     """
     acc = _Accumulated()
+    opened = False  # the endpoint accepted the request and started a stream
+    chunks = 0
     try:
         async with asyncio.timeout(timeout):
             stream = await sdk.chat.completions.create(
                 **params, stream=True, stream_options={"include_usage": True}, timeout=timeout
             )
+            opened = True
             async with stream:  # closes the response, and so the connection, on any exit
                 ctype = stream.response.headers.get("content-type", "")
                 if "json" in ctype and "event-stream" not in ctype:
                     raise NotStreamed(_parse_json_body(await stream.response.aread(), endpoint))
                 async for chunk in stream:
+                    chunks += 1
                     acc.add(chunk)
     except NotStreamed:
         raise
-    except TimeoutError:
+    except Exception as exc:
+        if opened and chunks == 0 and not isinstance(exc, TimeoutError):
+            # HTTP 200, then nothing: the server failed to stream this answer (it says why in its log).
+            err = exc if isinstance(exc, ChatError) else classify_error(exc, api_key, endpoint)
+            raise EmptyStreamError(
+                "stream_empty",
+                f"{endpoint} accepted the streaming request, then ended the stream before any data ({err.message})",
+                retryable=True,
+            ) from None
+        raise _classified(exc, acc, timeout, endpoint, api_key) from None
+    if acc.finish is None:
+        if chunks == 0:
+            raise EmptyStreamError(
+                "stream_empty", f"{endpoint} accepted the streaming request but sent no data", retryable=True
+            )
+        raise _after_visible(
+            ChatError("stream_incomplete", f"the stream from {endpoint} ended without a finish reason", retryable=True),
+            acc,
+        )
+    return acc.result()
+
+
+def _classified(exc: BaseException, acc: _Accumulated, timeout: float, endpoint: str, api_key: str | None) -> ChatError:
+    """The :class:`ChatError` for a failed stream (see :func:`stream_call`)."""
+    if isinstance(exc, TimeoutError):
         if acc.produced:
-            raise GenerationTimeoutError(
+            return GenerationTimeoutError(
                 "timeout",
                 f"{endpoint} was still generating when the call's {timeout:.1f}s ran out "
                 f"({len(acc.text)} characters received; not retried: a second try would take as long)",
                 produced=True,
                 partial=acc.text,
                 redispatch=False,
-            ) from None
-        raise ChatError("timeout", f"no tokens from {endpoint} within {timeout:.1f}s", retryable=True) from None
-    except ChatError as err:
-        raise _after_visible(err, acc) from None
-    except Exception as exc:
-        raise _after_visible(classify_error(exc, api_key, endpoint), acc) from None
-    if acc.finish is None:
-        raise _after_visible(
-            ChatError("stream_incomplete", f"the stream from {endpoint} ended without a finish reason", retryable=True),
-            acc,
-        )
-    return acc.result()
+            )
+        return ChatError("timeout", f"no tokens from {endpoint} within {timeout:.1f}s", retryable=True)
+    err = exc if isinstance(exc, ChatError) else classify_error(exc, api_key, endpoint)
+    return _after_visible(err, acc)
 
 
 def _after_visible(err: ChatError, acc: _Accumulated) -> ChatError:

@@ -45,7 +45,7 @@ from typing import Any
 import httpx2
 from openai import AsyncOpenAI
 
-from navworld.agents.chat_calls import NotStreamed, plain_call, stream_call
+from navworld.agents.chat_calls import EmptyStreamError, NotStreamed, plain_call, stream_call
 from navworld.agents.chat_errors import (
     KEY_ENV_VARS,  # noqa: F401  (re-exported: it lived here)
     PLACEHOLDER_KEY,
@@ -101,6 +101,10 @@ _SHARED: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[tuple[str, st
 )
 _PLAIN_ENDPOINTS: set[str] = set()
 """Base URLs that rejected or ignored streaming in this process: asked without it from then on."""
+_STREAM_RECORD: dict[str, list[int]] = {}
+"""Per base URL: [streams that worked, streams that came back empty] in this process."""
+EMPTY_STREAMS_BEFORE_PLAIN = 3
+"""An endpoint whose first streams all come back empty is asked without streaming after this many."""
 _RENAMED_MAX_TOKENS: set[str] = set()
 """Base URLs that want ``max_completion_tokens`` instead of ``max_tokens`` (OpenAI reasoning models)."""
 
@@ -130,10 +134,26 @@ async def aclose_shared_clients() -> None:
         await client.close()
 
 
-def _stream_rejected(err: ChatError) -> bool:
-    """Whether an error answers the *streaming* itself (the request would pass without it)."""
+_UNSUPPORTED = ("not supported", "unsupported", "not implemented", "does not support", "cannot stream")
+
+
+def _stream_rejected(err: ChatError) -> str | None:
+    """Whether an error answers the *streaming* itself (the request would pass without it).
+
+    ``"endpoint"``: the endpoint refuses the ``stream`` parameter (a 4xx or validation error
+    naming it): ask it plainly from now on. ``"call"``: it could not stream this particular
+    answer (llama-cpp-python's ``chatml-function-calling`` answers a streamed tool call with
+    500 "Automatic streaming tool choice is not supported"): ask this call plainly, keep
+    streaming the others. ``None``: not about streaming.
+    """
     text = err.message.lower()
-    return err.kind in ("invalid_request", "bad_request") and ("stream" in text)
+    if "stream" not in text:
+        return None
+    if err.kind in ("invalid_request", "bad_request"):
+        return "endpoint"
+    if err.kind.startswith("http_5") and any(word in text for word in _UNSUPPORTED):
+        return "call"
+    return None
 
 
 def _wants_max_completion_tokens(err: ChatError) -> bool:
@@ -247,7 +267,7 @@ class ChatClient:
                         attempts=attempt - 1, redispatch=False,
                     )  # fmt: skip
             params = self._params(model, messages, tools, temperature, max_tokens, seed)
-            streaming = self.streams
+            streaming = self.streams and "stream" not in adapted
             started = time.monotonic()
             try:
                 if streaming:
@@ -276,6 +296,8 @@ class ChatClient:
                 log.info("model call to %s failed (%s); retry %d in %.2fs", self.endpoint, exc.kind, attempt, wait)
                 await asyncio.sleep(wait)
                 continue
+            if streaming:
+                _STREAM_RECORD.setdefault(self._key(), [0, 0])[0] += 1
             result.attempts = attempt
             result.seconds = time.monotonic() - started
             return result
@@ -284,10 +306,18 @@ class ChatClient:
 
     def _adapt(self, exc: ChatError, streaming: bool, adapted: set[str]) -> bool:
         """Change the request once when the endpoint said exactly what it cannot take."""
-        if streaming and self.stream is None and "stream" not in adapted and _stream_rejected(exc):
+        rejected = _stream_rejected(exc) if streaming and self.stream is None and "stream" not in adapted else None
+        if isinstance(exc, EmptyStreamError) and self.stream is None and "stream" not in adapted:
+            record = _STREAM_RECORD.setdefault(self._key(), [0, 0])
+            record[1] += 1
+            rejected = "endpoint" if record[0] == 0 and record[1] >= EMPTY_STREAMS_BEFORE_PLAIN else "call"
+        if rejected is not None:
             adapted.add("stream")
-            _PLAIN_ENDPOINTS.add(self._key())
-            log.info("%s rejects streaming; asking it without streaming from now on", self.endpoint)
+            if rejected == "endpoint":
+                _PLAIN_ENDPOINTS.add(self._key())
+                log.info("%s rejects streaming; asking it without streaming from now on", self.endpoint)
+            else:
+                log.info("%s could not stream this answer; asking this call without streaming", self.endpoint)
             return True
         if "max_tokens" not in adapted and self._key() not in _RENAMED_MAX_TOKENS and _wants_max_completion_tokens(exc):
             adapted.add("max_tokens")

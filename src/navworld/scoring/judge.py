@@ -25,7 +25,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from navworld.scoring import config as C
-from navworld.scoring.judge_prompt import SYSTEM_PROMPT, JudgeContext, build_prompt, parse_scores
+from navworld.scoring.judge_call import JudgeCallError, call_judge, failure_class
+from navworld.scoring.judge_prompt import SYSTEM_PROMPT, JudgeContext, build_prompt
+from navworld.scoring.judge_reply import read_verdict
 
 __all__ = ["API_KEY_ENVS", "JudgeModel", "JudgeResult", "LLMJudge", "aggregate_median"]
 
@@ -57,6 +59,8 @@ class JudgeResult:
     cross_model: str | None = None
     cross_total: float | None = None
     cross_error: str | None = None
+    error_kind: str | None = None
+    """The class of ``error`` (``unparseable reply``, ``timeout``, ``http 500``, ...; see ``judge_call``)."""
 
     def info(self) -> dict[str, Any]:
         """JSON-safe details for the report (no keys, no prompts)."""
@@ -69,6 +73,7 @@ class JudgeResult:
             "cross_total": self.cross_total,
             "cross_error": self.cross_error,
             "error": self.error,
+            "error_kind": self.error_kind,
         }
 
 
@@ -147,9 +152,9 @@ class LLMJudge:
     async def evaluate(self, ctx: JudgeContext) -> JudgeResult:
         """Panel → median → cross-validation above 36/50 → fg cap. Never raises."""
         if not self.models:
-            return JudgeResult(False, error="no judge models configured")
+            return JudgeResult(False, error="no judge models configured", error_kind="error")
         if not self.has_credentials:
-            return JudgeResult(False, error="no judge API key")
+            return JudgeResult(False, error="no judge API key", error_kind="no API key")
         prompt = build_prompt(ctx, "panel")
         outcomes = await asyncio.gather(*(self._ask(m, prompt) for m in self.models))
         ok: list[tuple[dict[str, float], dict[str, str]]] = []
@@ -161,7 +166,7 @@ class LLMJudge:
                 ok.append(out)
                 res.per_model[m.model] = round(sum(out[0].values()), 2)
         if not ok:
-            res.error = "all judge models failed: " + "; ".join(f"{k}: {v}" for k, v in res.failures.items())
+            res.error_kind, res.error = _panel_error(res.failures)
             return res
         scores, reasons = aggregate_median(ok)
         scores = _fg_cap(scores)
@@ -184,41 +189,64 @@ class LLMJudge:
         return res
 
     async def _ask(self, m: JudgeModel, prompt: str) -> tuple[dict[str, float], dict[str, str]] | str:
-        """One model's parsed verdict, or a short error string (the key is never included)."""
-        from openai import AsyncOpenAI
+        """One model's parsed verdict, or its failure as ``"<class>: <detail>"`` (never the key).
 
+        Transient failures are retried with backoff; an unparseable reply is retried with a
+        prompt that shows the judge its reply and says what was wrong (at temperature 0 an
+        identical request would only bring the same reply back); a timeout after tokens, an
+        invalid request and 4xx errors are not retried.
+        """
         key = m.api_key or ("EMPTY" if m.base_url else None)
         if not key:
             return "no API key"
-        client = AsyncOpenAI(api_key=key, base_url=m.base_url, timeout=self.timeout, max_retries=0)
-        error = "no attempt"
-        try:
-            for attempt in range(self.retries + 1):
-                if attempt:
-                    await asyncio.sleep(self.backoff * (2 ** (attempt - 1)))
-                try:
-                    resp = await client.chat.completions.create(
-                        model=m.model,
-                        messages=[
-                            {"role": "system", "content": SYSTEM_PROMPT},
-                            {"role": "user", "content": prompt},
-                        ],
-                        temperature=C.JUDGE_TEMPERATURE,
-                        max_tokens=self.max_tokens,
-                    )
-                    content = resp.choices[0].message.content if resp.choices else None
-                    parsed = parse_scores(content)
-                    if parsed is not None:
-                        return parsed
-                    error = "unparseable judge reply"
-                except Exception as exc:
-                    error = f"{type(exc).__name__}: {str(exc)[:160]}"
-                    if key != "EMPTY":
-                        error = error.replace(key, "***")
-                    logger.info("judge %s attempt %d failed: %s", m.model, attempt + 1, type(exc).__name__)
-        finally:
+        messages = [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": prompt}]
+        error = "error: no attempt"
+        attempts = 0
+        for attempt in range(self.retries + 1):
+            attempts = attempt + 1
             try:
-                await client.close()
-            except Exception:  # closing must not mask the verdict
-                pass
-        return error
+                reply = await call_judge(
+                    m.model, m.base_url, key, messages,
+                    timeout=self.timeout, max_tokens=self.max_tokens, temperature=C.JUDGE_TEMPERATURE,
+                )  # fmt: skip
+            except JudgeCallError as exc:
+                error = exc.text
+                logger.info("judge %s attempt %d failed: %s", m.model, attempts, exc.cls)
+                if not exc.retryable or attempt == self.retries:
+                    break
+                await asyncio.sleep(self.backoff * (2**attempt))
+                continue
+            verdict = read_verdict(reply.content, prompt=prompt, finish_reason=reply.finish_reason)
+            if verdict.scores is not None:
+                return verdict.scores, verdict.reasons
+            error = f"unparseable reply: {verdict.problem}"
+            logger.info("judge %s attempt %d: %s", m.model, attempts, error)
+            messages = [*messages[:2], *correction_messages(reply.content, verdict.problem or "")]
+        return error + (f" (after {attempts} attempts)" if attempts > 1 else "")
+
+
+def correction_messages(reply: str | None, problem: str) -> list[dict[str, str]]:
+    """The judge's unusable reply (cut) and a user turn saying what was wrong with it."""
+    shown = (reply or "").strip()
+    if len(shown) > CORRECTION_REPLY_CHARS:
+        shown = shown[:CORRECTION_REPLY_CHARS] + "…"
+    fmt = ", ".join(f'"{d}": {{"score": 分数, "reason": "一句话理由"}}' for d in C.LLM_DIMENSIONS)
+    text = (
+        f"你上一条回复无法解析：{problem}。请不要复述题目、数据或格式说明，"
+        f"只输出一个 JSON 对象，包含全部五个维度：{{{fmt}}}，其中分数是 0 到 10 的数字。"
+    )
+    return [{"role": "assistant", "content": shown or "（空）"}, {"role": "user", "content": text}]
+
+
+CORRECTION_REPLY_CHARS = 600
+"""How much of an unusable judge reply is shown back to the judge in the retry."""
+
+
+def _panel_error(failures: dict[str, str]) -> tuple[str, str]:
+    """``(class, error)`` for a panel whose every model failed: the most common class first."""
+    classes = [failure_class(f) or "error" for f in failures.values()]
+    main = max(dict.fromkeys(classes), key=classes.count)
+    if len(failures) == 1:
+        return main, next(iter(failures.values()))
+    parts = "; ".join(f"{model}: {text}" for model, text in failures.items())
+    return main, f"{main}: all judge models failed ({len(failures)}) — {parts}"

@@ -48,8 +48,8 @@ class ToolBudget:
         return True
 
     def exceeded_message(self, name: str) -> str:
-        """The reason shown to the model when ``name`` is over budget."""
-        return f"本回合 {name} 调用次数已达上限（{self.limit(name)} 次），请利用已有结果继续作答。"
+        """The reason shown to the model when ``name`` is over budget (the limit is per task)."""
+        return f"本任务 {name} 调用次数已达上限（{self.limit(name)} 次），请利用已有结果继续作答。"
 
     def reset(self) -> None:
         """Forget every consumed call."""

@@ -7,6 +7,7 @@ failures all come back as ``ToolResult(ok=False, text="错误：…")``.
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
@@ -29,7 +30,13 @@ from navworld.tools.args import (
     describe_validation_error,
 )
 from navworld.tools.budget import ToolBudget
-from navworld.tools.json_args import MAX_ARGUMENTS_CHARS, load_arguments
+from navworld.tools.hints import argument_example, json_error_reason
+from navworld.tools.json_args import (
+    MAX_ARGUMENT_DEPTH,
+    MAX_ARGUMENTS_CHARS,
+    ToolArgumentsError,
+    load_arguments,
+)
 from navworld.tools.render import LIMIT, error_text, render, truncate
 from navworld.world.base import WorldBackend
 from navworld.world.catalog import Catalog, default_catalog
@@ -219,15 +226,31 @@ def _error(reason: str, infra: bool = False) -> ToolResult:
     return ToolResult(ok=False, text=truncate(error_text(reason), LIMIT), data=None, error=reason, infra=infra)
 
 
-def _parse_arguments(arguments: Any) -> dict[str, Any]:
+def _arguments_reason(name: str, text: str, exc: ToolArgumentsError) -> str:
+    if exc.reason == "invalid_json":
+        try:
+            json.loads(text)
+        except json.JSONDecodeError as decode_error:
+            return json_error_reason(name, text, decode_error)
+        except RecursionError:  # pragma: no cover - the depth check comes first
+            pass
+    if exc.reason == "too_deep":
+        return f"参数不是合法的 JSON（嵌套超过 {MAX_ARGUMENT_DEPTH} 层）：请传入一个 JSON 对象，例如 {argument_example(name)}"
+    return str(exc)
+
+
+def _parse_arguments(arguments: Any, name: str = "") -> dict[str, Any]:
     if arguments is None:
         return {}
     if isinstance(arguments, str):
-        parsed = load_arguments(arguments)  # bounded: ToolArgumentsError (a ToolInputError) on bad text
+        try:
+            parsed = load_arguments(arguments)  # bounded: ToolArgumentsError (a ToolInputError) on bad text
+        except ToolArgumentsError as exc:  # the reason the model reads: where, and this tool's example
+            raise ToolInputError(_arguments_reason(name, arguments, exc)) from None
     else:
         parsed = arguments
     if not isinstance(parsed, Mapping):
-        raise ToolInputError(f"参数必须是 JSON 对象，收到 {type(parsed).__name__}")
+        raise ToolInputError(f"参数必须是 JSON 对象，收到 {type(parsed).__name__}，例如 {argument_example(name)}")
     return dict(parsed)
 
 
@@ -245,7 +268,7 @@ async def call_tool(
             shown = str(name)[:40]
             return _error(f"未知工具「{shown}」，可用工具：{'、'.join(TOOL_NAMES)}")
         try:
-            raw = _parse_arguments(arguments)
+            raw = _parse_arguments(arguments, name)
             args = spec.args_model.model_validate(raw)
         except ToolInputError as exc:
             return _error(str(exc))
