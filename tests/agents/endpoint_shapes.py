@@ -15,7 +15,8 @@
   finds nobody to answer (an *abandoned* generation).
 
 The model's decisions come from a script of :mod:`navworld.agents.fake` (a function of the
-conversation). Counters: ``requests`` (parsed bodies), ``started``, ``finished``, ``aborted``
+conversation). Counters: ``posts`` (every request), ``requests`` (bodies that passed
+validation), ``started``, ``finished``, ``aborted``
 (stopped because the client left), ``abandoned`` (finished for a client that had left),
 ``slot_waits`` (seconds each request waited for the slot).
 """
@@ -134,19 +135,37 @@ class LocalServer:
         token_delay: seconds per generated piece (8 characters).
         strict: reject unknown request and message fields too.
         max_tokens_limit: reject ``max_tokens`` above this (a pydantic ``less_than_equal`` error).
+        tool_stream_fails: a streamed answer with tool calls fails after the 200 response
+            started, before any data (llama-cpp-python's ``chatml-function-calling``:
+            "Automatic streaming tool choice is not supported").
     """
 
     def __init__(
-        self, script: Script, *, token_delay: float = 0.0, strict: bool = True, max_tokens_limit: int | None = None
+        self,
+        script: Script,
+        *,
+        token_delay: float = 0.0,
+        strict: bool = True,
+        max_tokens_limit: int | None = None,
+        tool_stream_fails: bool = False,
     ) -> None:
         self.script = script
+        self.tool_stream_fails = tool_stream_fails
         self.token_delay = token_delay
         self.requests: list[dict[str, Any]] = []
+        self.posts = 0
         self.started = self.finished = self.aborted = self.abandoned = 0
         self.slot_waits: list[float] = []
         self._slot: asyncio.Lock | None = None
         self._thread: ServerThread | None = None
-        self.app = self._build(_request_model(strict, max_tokens_limit))
+        inner = self._build(_request_model(strict, max_tokens_limit))
+
+        async def app(scope: Any, receive: Any, send: Any) -> None:  # plain ASGI: keeps disconnects visible
+            if scope["type"] == "http":
+                self.posts += 1  # every request, the rejected ones included
+            await inner(scope, receive, send)
+
+        self.app = app
 
     # ----------------------------------------------------------------------------- lifecycle
     def __enter__(self) -> "LocalServer":
@@ -190,6 +209,7 @@ class LocalServer:
         app.router.route_class = _ErrorRoute
         server = self
 
+
         @app.post("/v1/chat/completions")
         async def chat(body: request_model, raw: Request) -> Any:  # type: ignore[valid-type]
             server.requests.append(body.model_dump())  # type: ignore[attr-defined]
@@ -201,9 +221,9 @@ class LocalServer:
                 server.started += 1
                 for _ in pieces:  # generates the whole answer whether or not anybody still waits
                     await asyncio.sleep(server.token_delay)
-                server.finished += 1
                 if await raw.is_disconnected():
                     server.abandoned += 1
+                server.finished += 1
             finally:
                 slot.release()
             return _completion(body, reply)
@@ -211,7 +231,10 @@ class LocalServer:
         return app
 
     async def _stream(self, raw: Request, body: Any, reply: Reply, pieces: list[str]) -> AsyncIterator[bytes]:
+        if self.tool_stream_fails and reply.tool_calls:
+            raise ValueError("Automatic streaming tool choice is not supported")
         slot = await self._take_slot()
+        done = False
         try:
             self.started += 1
             cid = f"chatcmpl-local-{self.started}"
@@ -220,7 +243,6 @@ class LocalServer:
             for index, piece in enumerate(pieces):
                 await asyncio.sleep(self.token_delay)
                 if await raw.is_disconnected():
-                    self.aborted += 1
                     return
                 if piece == "\x00tool":
                     tc = next(calls)
@@ -229,9 +251,12 @@ class LocalServer:
                     yield _sse(_chunk(cid, body, {"content": piece}))
             finish = reply.finish_reason or ("tool_calls" if reply.tool_calls else "stop")
             yield _sse(_chunk(cid, body, {}, finish))
+            done = True
             self.finished += 1
             yield b"data: [DONE]\n\n"
-        finally:
+        finally:  # a client that went away stops the generation (Starlette cancels the body)
+            if not done:
+                self.aborted += 1
             slot.release()
 
 

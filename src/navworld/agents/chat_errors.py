@@ -8,6 +8,7 @@ re-exported by :mod:`navworld.agents.client`.
 
 from __future__ import annotations
 
+import json
 import os
 
 import httpx2
@@ -182,14 +183,32 @@ def _cause(exc: BaseException) -> str:
 
 
 def _body_text(exc: openai.APIStatusError) -> str:
-    """The server's whole error body (the parsed ``body`` when the raw text is not readable)."""
+    """The server's whole error text, readable: an OpenAI-style ``error.message`` decoded.
+
+    ``{"error": {"message": M, "type": T, ...}}`` gives ``M (error type: T)``; any other body is
+    kept as sent (JSON re-encoded without ASCII escapes).
+    """
     try:
         text = exc.response.text
     except Exception:  # a streamed response whose body was never read
         text = ""
-    if not text.strip():
-        text = str(exc.body) if exc.body is not None else str(exc)
-    return text.strip()
+    try:
+        data = json.loads(text) if text.strip() else exc.body
+    except ValueError:
+        data = None
+    if isinstance(data, dict) and isinstance(data.get("error"), dict | str):
+        err = data["error"]
+        if isinstance(err, str):
+            return err.strip()
+        message = err.get("message")
+        if isinstance(message, str) and message.strip():
+            extras = [f"error {k}: {err[k]}" for k in ("type", "code", "param") if err.get(k) not in (None, "")]
+            return message.strip() + (f" ({'; '.join(extras)})" if extras else "")
+    if data is not None and not text.strip():
+        return json.dumps(data, ensure_ascii=False)
+    if text.strip():
+        return text.strip() if data is None else json.dumps(data, ensure_ascii=False)
+    return str(exc)
 
 
 def classify_error(exc: BaseException, api_key: str | None, endpoint: str | None = None) -> ChatError:

@@ -104,7 +104,7 @@ _PLAIN_ENDPOINTS: set[str] = set()
 _STREAM_RECORD: dict[str, list[int]] = {}
 """Per base URL: [streams that worked, streams that came back empty] in this process."""
 EMPTY_STREAMS_BEFORE_PLAIN = 3
-"""An endpoint whose first streams all come back empty is asked without streaming after this many."""
+"""An endpoint that never streamed and sent this many empty streams to tool-less calls is asked plainly."""
 _RENAMED_MAX_TOKENS: set[str] = set()
 """Base URLs that want ``max_completion_tokens`` instead of ``max_tokens`` (OpenAI reasoning models)."""
 
@@ -283,7 +283,7 @@ class ChatClient:
                 raise
             except ChatError as exc:
                 exc.attempts = attempt
-                if self._adapt(exc, streaming, adapted):
+                if self._adapt(exc, streaming, adapted, bool(tools)):
                     continue
                 wait = self._retry_wait(exc, attempt, deadline)
                 if wait is None:
@@ -304,12 +304,14 @@ class ChatClient:
 
     # ------------------------------------------------------------------------------- internals
 
-    def _adapt(self, exc: ChatError, streaming: bool, adapted: set[str]) -> bool:
+    def _adapt(self, exc: ChatError, streaming: bool, adapted: set[str], tools_on: bool) -> bool:
         """Change the request once when the endpoint said exactly what it cannot take."""
         rejected = _stream_rejected(exc) if streaming and self.stream is None and "stream" not in adapted else None
         if isinstance(exc, EmptyStreamError) and self.stream is None and "stream" not in adapted:
+            # A call with tools may fail to stream for the tool calls alone (llama-cpp-python); only
+            # tool-less calls that never stream tell that the endpoint cannot stream at all.
             record = _STREAM_RECORD.setdefault(self._key(), [0, 0])
-            record[1] += 1
+            record[1] += 0 if tools_on else 1
             rejected = "endpoint" if record[0] == 0 and record[1] >= EMPTY_STREAMS_BEFORE_PLAIN else "call"
         if rejected is not None:
             adapted.add("stream")
