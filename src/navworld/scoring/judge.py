@@ -221,18 +221,22 @@ class LLMJudge:
                 return verdict.scores, verdict.reasons
             error = f"unparseable reply: {verdict.problem}"
             logger.info("judge %s attempt %d: %s", m.model, attempts, error)
-            messages = [*messages[:2], *correction_messages(reply.content, verdict.problem or "")]
+            messages = [*messages[:2], *correction_messages(reply.content, verdict.problem or "", attempts)]
         return error + (f" (after {attempts} attempts)" if attempts > 1 else "")
 
 
-def correction_messages(reply: str | None, problem: str) -> list[dict[str, str]]:
-    """The judge's unusable reply (cut) and a user turn saying what was wrong with it."""
+def correction_messages(reply: str | None, problem: str, attempt: int = 1) -> list[dict[str, str]]:
+    """The judge's unusable reply (cut) and a user turn saying what was wrong with it.
+
+    The text names how many replies were unusable so far, so that no two retries are identical.
+    """
     shown = (reply or "").strip()
     if len(shown) > CORRECTION_REPLY_CHARS:
         shown = shown[:CORRECTION_REPLY_CHARS] + "…"
     fmt = ", ".join(f'"{d}": {{"score": 分数, "reason": "一句话理由"}}' for d in C.LLM_DIMENSIONS)
+    again = f"（已有 {attempt} 次回复无法解析）" if attempt > 1 else ""
     text = (
-        f"你上一条回复无法解析：{problem}。请不要复述题目、数据或格式说明，"
+        f"你上一条回复无法解析：{problem}。{again}请不要复述题目、数据或格式说明，"
         f"只输出一个 JSON 对象，包含全部五个维度：{{{fmt}}}，其中分数是 0 到 10 的数字。"
     )
     return [{"role": "assistant", "content": shown or "（空）"}, {"role": "user", "content": text}]

@@ -26,10 +26,12 @@ from navworld.scoring import config as C
 from navworld.scoring import patterns as P
 from navworld.scoring.judge_prompt import parse_scores
 
-__all__ = ["MAX_REPLY_CHARS", "Verdict", "json_objects", "read_verdict"]
+__all__ = ["MAX_REPAIR_CHARS", "MAX_REPLY_CHARS", "Verdict", "json_objects", "read_verdict"]
 
 MAX_REPLY_CHARS = 200_000
 """Longer replies are read up to this many characters (bounded time on runaway replies)."""
+MAX_REPAIR_CHARS = 20_000
+"""Only JSON candidates up to this size are given to the repair library (a verdict is ~1-3 k)."""
 _MAX_CANDIDATES = 50
 
 _ENTITY = re.compile(r"&(?:[a-zA-Z]{2,8}|#\d{1,6}|#x[0-9a-fA-F]{1,6});")
@@ -92,7 +94,7 @@ def _decode(span: str) -> list[dict[str, Any]]:
         obj = json.loads(span)
     except (ValueError, RecursionError):
         obj = None
-        if _json_repair is not None:
+        if _json_repair is not None and len(span) <= MAX_REPAIR_CHARS:
             try:
                 obj = _json_repair.loads(span)
             except Exception:  # the repair library must never break scoring
