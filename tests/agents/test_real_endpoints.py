@@ -268,3 +268,16 @@ async def test_an_endpoint_that_refuses_streaming_is_asked_plainly_from_then_on(
     second = await client.complete("m", MESSAGES)
     assert first.content == second.content == "好" * 250
     assert (first.attempts, second.attempts) == (2, 1) and not client.streams
+
+
+async def test_cancelling_a_call_closes_the_stream_and_the_server_stops() -> None:
+    """What Ctrl-C does to an episode in flight: the connection closes, the generation stops."""
+    with LocalServer(rambler, token_delay=0.02) as server:
+        task = asyncio.create_task(ChatClient(server.base_url).complete("m", MESSAGES))
+        await eventually(lambda: server.started == 1, 5.0)
+        await asyncio.sleep(0.2)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        await eventually(lambda: server.aborted == 1, 5.0)
+        assert server.finished == 0 and len(server.requests) == 1
