@@ -255,6 +255,8 @@ async def _drive(
         calls = normalize_tool_calls(result.tool_calls, prefix=f"call_{run.steps}")
 
         if tools_on and calls:
+            # The transcript keeps the turn as the model sent it; what goes back to the endpoint is
+            # shaped by wire_messages ("" for a null content, which llama-cpp-python rejects).
             trace.append(assistant_message(result.message.get("content"), calls))
             batch = await execute(calls)
             trace.extend(batch.messages)

@@ -112,12 +112,9 @@ def tool_message(tool_call_id: str, content: str) -> dict[str, Any]:
 
 
 def assistant_message(content: str | None, tool_calls: list[dict[str, Any]] | None = None) -> dict[str, Any]:
-    """An assistant message; ``tool_calls`` is omitted when empty.
-
-    ``content`` is always a string (``""`` for a turn that only calls tools): OpenAI accepts
-    ``null`` there, but llama-cpp-python's server rejects it, and the transcript is sent back.
-    """
-    msg: dict[str, Any] = {"role": "assistant", "content": content or ""}
+    """An assistant message; ``tool_calls`` is omitted when empty (``content`` kept as given:
+    what is sent to an endpoint goes through :func:`navworld.agents.wire.wire_messages`)."""
+    msg: dict[str, Any] = {"role": "assistant", "content": content}
     if tool_calls:
         msg["tool_calls"] = tool_calls
     return msg
