@@ -8,7 +8,7 @@ What it adds on top of the SDK (whose own retries are switched off):
   only); ``seed`` and ``temperature`` only when given.
 * **Streaming by default** (``stream=None``): a timeout or a cancellation closes the connection,
   so the server stops generating instead of finishing an answer nobody reads. An endpoint that
-  rejects or ignores streaming is asked plainly from then on (remembered per base URL).
+  rejects or ignores streaming is asked plainly from then on (remembered per base URL and event loop).
 * **One shared SDK client per (event loop, base_url, key)** so concurrent episodes reuse one
   connection pool.
 * **A per-call timeout sized for long answers** (default 480 s, see seed §2.4): it must be read
@@ -40,6 +40,7 @@ import hashlib
 import logging
 import time
 import weakref
+from dataclasses import dataclass
 from typing import Any
 
 import httpx2
@@ -99,14 +100,26 @@ DEFAULT_MAX_TOKENS = 8192
 _SHARED: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[tuple[str, str], AsyncOpenAI]] = (
     weakref.WeakKeyDictionary()
 )
-_PLAIN_ENDPOINTS: set[str] = set()
-"""Base URLs that rejected or ignored streaming in this process: asked without it from then on."""
-_STREAM_RECORD: dict[str, list[int]] = {}
-"""Per base URL: [streams that worked, streams that came back empty] in this process."""
 EMPTY_STREAMS_BEFORE_PLAIN = 3
 """An endpoint that never streamed and sent this many empty streams to tool-less calls is asked plainly."""
-_RENAMED_MAX_TOKENS: set[str] = set()
-"""Base URLs that want ``max_completion_tokens`` instead of ``max_tokens`` (OpenAI reasoning models)."""
+
+
+@dataclass
+class _Learned:
+    """What the calls of one event loop (one run) learned about an endpoint."""
+
+    plain: bool = False  # rejected or ignored streaming: asked without it from then on
+    streams_ok: int = 0
+    streams_empty: int = 0  # empty streams of tool-less calls
+    max_completion_tokens: bool = False  # wants max_completion_tokens (OpenAI reasoning models)
+
+
+_LEARNED: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[str, _Learned]] = weakref.WeakKeyDictionary()
+
+
+def _learned(base_url: str) -> _Learned:
+    per_loop = _LEARNED.setdefault(asyncio.get_running_loop(), {})
+    return per_loop.setdefault(base_url.rstrip("/"), _Learned())
 
 
 def _shared_sdk_client(base_url: str, api_key: str, connect_timeout: float) -> AsyncOpenAI:
@@ -200,13 +213,10 @@ class ChatClient:
 
     @property
     def streams(self) -> bool:
-        """Whether the next call streams (``stream=None`` and the endpoint not known to refuse)."""
+        """Whether the next call streams (``stream=None`` and the endpoint not known to refuse in this run)."""
         if self.stream is None:
-            return self._key() not in _PLAIN_ENDPOINTS
+            return not _learned(self.base_url).plain
         return self.stream
-
-    def _key(self) -> str:
-        return self.base_url.rstrip("/")
 
     def _params(
         self,
@@ -224,7 +234,7 @@ class ChatClient:
         if temperature is not None:
             params["temperature"] = temperature
         if max_tokens is not None:
-            name = "max_completion_tokens" if self._key() in _RENAMED_MAX_TOKENS else "max_tokens"
+            name = "max_completion_tokens" if _learned(self.base_url).max_completion_tokens else "max_tokens"
             params[name] = max_tokens
         if seed is not None:
             params["seed"] = seed
@@ -276,7 +286,7 @@ class ChatClient:
                     result = await plain_call(sdk, params, timeout, endpoint=self.endpoint, api_key=self._api_key)
             except NotStreamed as answered:
                 log.info("%s ignores stream=true; asking it without streaming from now on", self.endpoint)
-                _PLAIN_ENDPOINTS.add(self._key())
+                _learned(self.base_url).plain = True
                 result = answered.result
             except (StreamCutError, GenerationTimeoutError) as exc:
                 exc.attempts = attempt
@@ -297,7 +307,7 @@ class ChatClient:
                 await asyncio.sleep(wait)
                 continue
             if streaming:
-                _STREAM_RECORD.setdefault(self._key(), [0, 0])[0] += 1
+                _learned(self.base_url).streams_ok += 1
             result.attempts = attempt
             result.seconds = time.monotonic() - started
             return result
@@ -310,20 +320,22 @@ class ChatClient:
         if isinstance(exc, EmptyStreamError) and self.stream is None and "stream" not in adapted:
             # A call with tools may fail to stream for the tool calls alone (llama-cpp-python); only
             # tool-less calls that never stream tell that the endpoint cannot stream at all.
-            record = _STREAM_RECORD.setdefault(self._key(), [0, 0])
-            record[1] += 0 if tools_on else 1
-            rejected = "endpoint" if record[0] == 0 and record[1] >= EMPTY_STREAMS_BEFORE_PLAIN else "call"
+            record = _learned(self.base_url)
+            record.streams_empty += 0 if tools_on else 1
+            never = record.streams_ok == 0 and record.streams_empty >= EMPTY_STREAMS_BEFORE_PLAIN
+            rejected = "endpoint" if never else "call"
         if rejected is not None:
             adapted.add("stream")
             if rejected == "endpoint":
-                _PLAIN_ENDPOINTS.add(self._key())
+                _learned(self.base_url).plain = True
                 log.info("%s rejects streaming; asking it without streaming from now on", self.endpoint)
             else:
                 log.info("%s could not stream this answer; asking this call without streaming", self.endpoint)
             return True
-        if "max_tokens" not in adapted and self._key() not in _RENAMED_MAX_TOKENS and _wants_max_completion_tokens(exc):
+        learned = _learned(self.base_url)
+        if "max_tokens" not in adapted and not learned.max_completion_tokens and _wants_max_completion_tokens(exc):
             adapted.add("max_tokens")
-            _RENAMED_MAX_TOKENS.add(self._key())
+            learned.max_completion_tokens = True
             return True
         return False
 
