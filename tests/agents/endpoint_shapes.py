@@ -138,6 +138,9 @@ class LocalServer:
         tool_stream_fails: a streamed answer with tool calls fails after the 200 response
             started, before any data (llama-cpp-python's ``chatml-function-calling``:
             "Automatic streaming tool choice is not supported").
+        context_window: tokens (4 characters each) the prompt may hold; over it, a streamed
+            request breaks after the role chunk and a plain one gets llama-cpp-python's 400
+            ``context_length_exceeded`` body.
     """
 
     def __init__(
@@ -148,9 +151,11 @@ class LocalServer:
         strict: bool = True,
         max_tokens_limit: int | None = None,
         tool_stream_fails: bool = False,
+        context_window: int | None = None,
     ) -> None:
         self.script = script
         self.tool_stream_fails = tool_stream_fails
+        self.context_window = context_window
         self.token_delay = token_delay
         self.requests: list[dict[str, Any]] = []
         self.posts = 0
@@ -213,6 +218,17 @@ class LocalServer:
         @app.post("/v1/chat/completions")
         async def chat(body: request_model, raw: Request) -> Any:  # type: ignore[valid-type]
             server.requests.append(body.model_dump())  # type: ignore[attr-defined]
+            prompt = sum(len(str(m.get("content") or "")) for m in body.messages) // 4  # type: ignore[attr-defined]
+            window = server.context_window
+            if window is not None and prompt > window:
+                if body.stream:  # type: ignore[attr-defined]
+                    return StreamingResponse(server._overflow(body, prompt), media_type="text/event-stream")
+                message = (f"This model's maximum context length is {window} tokens. However, you requested "
+                           f"{prompt} tokens ({prompt} in the messages, None in the completion). "
+                           "Please reduce the length of the messages or completion.")  # fmt: skip
+                error = {"message": message, "type": "invalid_request_error", "param": "messages",
+                         "code": "context_length_exceeded"}  # fmt: skip
+                return JSONResponse({"error": error}, status_code=400)
             reply, pieces = server._pieces(body)
             if body.stream:  # type: ignore[attr-defined]
                 return StreamingResponse(server._stream(raw, body, reply, pieces), media_type="text/event-stream")
@@ -229,6 +245,11 @@ class LocalServer:
             return _completion(body, reply)
 
         return app
+
+    async def _overflow(self, body: Any, prompt: int) -> AsyncIterator[bytes]:
+        yield _sse(_chunk("chatcmpl-local-overflow", body, {"role": "assistant"}))
+        await asyncio.sleep(0.05)  # the role chunk reaches the client first, as llama-cpp-python's does
+        raise ValueError(f"Requested tokens ({prompt}) exceed context window of {self.context_window}")
 
     async def _stream(self, raw: Request, body: Any, reply: Reply, pieces: list[str]) -> AsyncIterator[bytes]:
         if self.tool_stream_fails and reply.tool_calls:

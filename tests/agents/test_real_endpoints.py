@@ -282,3 +282,13 @@ async def test_cancelling_a_call_closes_the_stream_and_the_server_stops() -> Non
             await task
         await eventually(lambda: server.aborted == 1, 5.0)
         assert server.finished == 0 and len(server.requests) == 1
+
+
+async def test_a_stream_that_breaks_before_any_token_is_asked_plainly_and_tells_why() -> None:
+    """llama-cpp-python over its context window: 200, a role chunk, then a dropped stream."""
+    with LocalServer(GroundedPlanner(), context_window=1000) as server:
+        run = await run_episode(problem(0), WORLD, model="m", base_url=server.base_url, timeout=60)
+        posts = server.posts
+    assert run.error is None and run.finish == "context_overflow" and run.model_failure == "context_overflow"
+    # the stream (once more if the drop came before the response headers), then once plainly
+    assert 2 <= posts == run.http_attempts <= 3 and run.dispatches == 1

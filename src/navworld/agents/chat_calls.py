@@ -40,7 +40,7 @@ __all__ = ["EmptyStreamError", "NotStreamed", "plain_call", "stream_call"]
 
 
 class EmptyStreamError(ChatError):
-    """The endpoint accepted a streaming request (HTTP 200) and then sent no data at all.
+    """The endpoint accepted a streaming request (HTTP 200) and then sent no token at all.
 
     Some servers cannot stream every answer (llama-cpp-python's ``chatml-function-calling``
     raises inside a streamed tool call); the client asks the same call again without streaming.
@@ -161,7 +161,6 @@ async def stream_call(
     """
     acc = _Accumulated()
     opened = False  # the endpoint accepted the request and started a stream
-    chunks = 0
     try:
         async with asyncio.timeout(timeout):
             stream = await sdk.chat.completions.create(
@@ -173,22 +172,23 @@ async def stream_call(
                 if "json" in ctype and "event-stream" not in ctype:
                     raise NotStreamed(_parse_json_body(await stream.response.aread(), endpoint))
                 async for chunk in stream:
-                    chunks += 1
                     acc.add(chunk)
     except NotStreamed:
         raise
     except Exception as exc:
-        if opened and chunks == 0 and not isinstance(exc, TimeoutError):
-            # HTTP 200, then nothing: the server failed to stream this answer (it says why in its log).
+        if opened and not acc.produced and not isinstance(exc, TimeoutError):
+            # HTTP 200, then no token: the server failed to stream this answer and says why only in
+            # its log (llama-cpp-python: a tool call, or a prompt over the context window). Asked
+            # once more without streaming, it answers with the real error or the answer.
             err = exc if isinstance(exc, ChatError) else classify_error(exc, api_key, endpoint)
             raise EmptyStreamError(
                 "stream_empty",
-                f"{endpoint} accepted the streaming request, then ended the stream before any data ({err.message})",
+                f"{endpoint} accepted the streaming request, then ended the stream before any token ({err.message})",
                 retryable=True,
             ) from None
         raise _classified(exc, acc, timeout, endpoint, api_key) from None
     if acc.finish is None:
-        if chunks == 0:
+        if not acc.produced:
             raise EmptyStreamError(
                 "stream_empty", f"{endpoint} accepted the streaming request but sent no data", retryable=True
             )

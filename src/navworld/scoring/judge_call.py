@@ -87,7 +87,8 @@ def _classify(exc: BaseException, where: str, key: str | None) -> JudgeCallError
         return JudgeCallError("timeout", f"no reply from {where} in time", retryable=False)
     if isinstance(exc, openai.APIConnectionError):
         cause = exc.__cause__ or exc.__context__
-        detail = f"cannot reach {where}" + (f" ({scrub(str(cause))[:200]})" if cause else "")
+        text = (str(cause) or type(cause).__name__) if cause is not None else ""
+        detail = f"cannot reach {where}" + (f" ({scrub(text)[:200]})" if text else "")
         return JudgeCallError("connection", detail, retryable=True)
     if isinstance(exc, openai.APIStatusError):
         try:
@@ -126,7 +127,7 @@ async def _stream(client: Any, params: dict[str, Any], state: dict[str, int]) ->
                     if choice.finish_reason:
                         finish = choice.finish_reason
         except Exception as exc:
-            if state["chunks"] == 0:
+            if state["chars"] == 0:  # broke before any text: asked plainly, the server says why
                 raise _NotStreamed(None) from exc
             raise _Produced(exc) from exc
         if state["chunks"] == 0:
@@ -189,7 +190,7 @@ async def call_judge(
         if plain:
             detail = f"no reply from {where} within {timeout:.0f}s (asked without streaming: not retried)"
             raise JudgeCallError("timeout", detail, retryable=False) from None
-        if state["chunks"]:
+        if state["chars"]:
             detail = (
                 f"the judge at {where} was still writing after {timeout:.0f}s ({state['chars']} characters; "
                 "not retried: a second try would take as long)"
