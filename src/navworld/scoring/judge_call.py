@@ -184,6 +184,9 @@ async def call_judge(
                         raise
                     _PLAIN.add(key)
                 plain = True
+                # a fresh connection: the server may have dropped the one the broken stream used
+                await client.close()
+                client = AsyncOpenAI(api_key=api_key, base_url=base_url, timeout=timeout, max_retries=0)
             completion = await client.chat.completions.create(**params)
             return _reply_from(completion, where)
     except TimeoutError:
