@@ -143,7 +143,7 @@ class EvaluateRequest(_Strict):
     """``POST /evaluate``: play and score one whole episode with an OpenAI-compatible model."""
 
     model: str = Field(min_length=1, max_length=300)
-    base_url: str = Field(min_length=1, max_length=2000, pattern=r"^https?://\S+$")
+    base_url: str = Field(min_length=1, max_length=2000, pattern=r"^https?://[!-~]+$")
     task_id: TaskId
     timeout: float = Field(default=300.0, gt=0, le=7200)
     temperature: float = Field(default=0.7, ge=0, le=2)
