@@ -35,6 +35,10 @@ CLASSES = (
     "wrong dates",
     "impossible plan",
     "padding and format",
+    "vacuous plan",
+    "prose/plan disagreement",
+    "fabricated transfers",
+    "fabricated facts",
 )
 """The attack classes, in the order of the issue's table (then the ones this suite added)."""
 

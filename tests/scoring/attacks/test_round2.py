@@ -1,0 +1,79 @@
+"""Second attack round (issue 13): the step-reward farm, the judge attack, and the bookkeeping of
+the attacks s2 does not hold yet (``round2_attacks.KNOWN_OPEN``, ``round2_episodes.OPEN_FARMS``).
+
+The code-score attacks of this round are in ``ATTACKS`` and asserted by ``test_attacks.py``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from navworld.scoring.topic import resolve_name
+
+from .attacks import ATTACKS
+from .context import TASKS, TaskContext, task_context
+from .known_open import KNOWN_OPEN
+from .round2_episodes import FARM_STEPS, OPEN_FARMS, keyword_echo_leaks
+from .steps import play, step_rewards
+from .test_attacks import JUNK_MEAN_MAX, ONE_PER_TYPE, _tid
+
+ORIGIN_TASKS = tuple(t for t in TASKS if t % 7 in (0, 2, 5))
+"""The tasks with an origin city (intercity, hybrid, business)."""
+
+
+def _farm(name: str, ctx: TaskContext) -> list[float]:
+    return [float(r["reward"]) for r in asyncio.run(play(ctx, FARM_STEPS[name](ctx)))]
+
+
+def _farm_case(name: str, t: int) -> object:
+    marks = (
+        (pytest.mark.skip(reason=f"known open under s2: {OPEN_FARMS[name].measured}"),)
+        if name in OPEN_FARMS
+        else ()
+    )
+    return pytest.param(name, t, id=f"{name}-{_tid(t)}", marks=marks)
+
+
+@pytest.mark.parametrize(("name", "task_id"), [_farm_case(n, t) for n in FARM_STEPS for t in ORIGIN_TASKS])
+def test_off_task_farm_earns_less_than_the_honest_episode(name: str, task_id: int) -> None:
+    ctx = task_context(task_id)
+    farm, honest = _farm(name, ctx), step_rewards("honest", ctx)
+    assert sum(farm) <= sum(honest) + 1e-6, (name, sum(farm), sum(honest))
+    assert sum(farm) / len(farm) <= JUNK_MEAN_MAX, (name, farm)
+
+
+@pytest.mark.parametrize("name", list(FARM_STEPS))
+def test_farm_is_about_the_origin_and_runs_through_the_actor(name: str) -> None:
+    ctx = task_context(5)
+    steps = FARM_STEPS[name](ctx)
+    calls = [c for step in steps for c in step]
+    dest = resolve_name(ctx.problem.destination_city)
+    about_dest = [
+        (n, a)
+        for n, a in calls
+        if n in ("poi_search", "around_search", "weather")
+        and resolve_name(str(a.get("region") or a.get("city") or "")) == dest
+    ]
+    assert len(about_dest) == 1  # the one hotel search
+    results = asyncio.run(play(ctx, steps))
+    for step, r in zip(steps, results, strict=True):
+        tools = [m for m in r["observation"] if m["role"] == "tool"]
+        assert len(tools) == len(step)
+        assert not any(m["content"].startswith("错误") for m in tools)
+    assert sum(float(r["reward"]) for r in results) > 0.5  # the farm does collect the potential
+
+
+@pytest.mark.parametrize("task_id", ONE_PER_TYPE, ids=_tid)
+def test_keyword_echoed_by_a_tool_never_reaches_the_judge(task_id: int) -> None:
+    assert keyword_echo_leaks(task_context(task_id)) == []
+
+
+def test_known_open_attacks_are_registered_and_documented() -> None:
+    for name, entry in KNOWN_OPEN.items():
+        assert name in ATTACKS, name
+        assert entry.measured and entry.rule and entry.fix, name
+        assert "src" in entry.rule or ".py:" in entry.rule, name
+    for name, farm in OPEN_FARMS.items():
+        assert name in FARM_STEPS and farm.rule and farm.fix
