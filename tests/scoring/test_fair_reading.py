@@ -24,10 +24,13 @@ from . import tool_texts as T
 PAD = "\n" + "以上信息均来自本次工具查询。" * 12  # past FABRICATION_MIN_LENGTH
 
 
-def facts(calls: list[tuple[str, str]], answer: str, strict: bool = True, party: int = 1, nights: int = 1):
+def facts(
+    calls: list[tuple[str, str]], answer: str, strict: bool = True, party: int = 1, nights: int = 1,
+    request_times: frozenset[str] = frozenset(),
+):
     tf = extract_tool_facts(read_trace(T.build_trace(calls)))
     pa = parse_answer(answer + PAD, blank_json=strict)
-    return tf, pa, extract_answer_facts(pa, tf, party, nights, strict)
+    return tf, pa, extract_answer_facts(pa, tf, party, nights, strict, request_times)
 
 
 def fabricated(calls: list[tuple[str, str]], answer: str, **kw: object) -> list[str]:
@@ -97,10 +100,15 @@ def test_4_table_row_fare_belongs_to_its_train() -> None:
 
 # 5. The user's own deadline is a bound, not a time claim about the train.
 def test_5_deadline_restated_is_not_a_transport_time() -> None:
-    answer = "推荐 G35，07:00 出发，11:38 到达，满足 15:00 前到达的要求。"
-    tf, _, af = facts([("search_train_tickets", T.TRAINS)], answer)
+    answer = "推荐 G35，07:00 出发，11:38 到达，满足 15:00 前到达的要求；建议 06:30 前到北京南站。"
+    tf, _, af = facts([("search_train_tickets", T.TRAINS)], answer, request_times=frozenset({"15:00"}))
     assert transport_grounded("intercity", tf, af).detail["fabricated"] == 0
-    assert ("15:00", answer.index("15:00")) in af.bound_times
+    assert ("15:00", answer.index("15:00")) in af.bound_times  # the request's own deadline
+    assert ("06:30", answer.index("06:30")) in af.bound_times  # advice to the traveller
+    # a made-up time cannot hide behind 前: only the request's bounds and advice are bounds
+    fake = "推荐 G35，07:30前 出发。"
+    tf, _, af = facts([("search_train_tickets", T.TRAINS)], fake, request_times=frozenset({"15:00"}))
+    assert transport_grounded("intercity", tf, af).detail["fabricated"] == 1
 
 
 # 6. Two correct flights of many are what "2-3 个方案" asks for (no minimum-quantity cut).

@@ -182,6 +182,12 @@ def test_valid_plan_passes_everything() -> None:
     assert v.reasons == {}
 
 
+ALSO_FAILS: dict[str, tuple[str, ...]] = {
+    # the mixed-mode mutation changes mode at an invented place: nothing to check that part against
+    "transport_shape": ("transport_route",),
+}
+
+
 @pytest.mark.parametrize("name", list(MUTATIONS))
 def test_mutation_fails_exactly_its_check(name: str) -> None:
     case = Case(plan=copy.deepcopy(build_plan()))
@@ -189,7 +195,8 @@ def test_mutation_fails_exactly_its_check(name: str) -> None:
     trace = case.trace if case.trace is not None else trace_for(case.plan)
     v = verify_plan(case.plan, case.problem, case.world, trace)
     assert v.delivered
-    assert v.failed_checks == [name], {k: v.reasons.get(k) for k in v.failed_checks}
+    expected = sorted([name, *ALSO_FAILS.get(name, ())], key=CHECK_NAMES.index)
+    assert v.failed_checks == expected, {k: v.reasons.get(k) for k in v.failed_checks}
     assert v.reasons[name]
     assert not v.final_pass
 

@@ -12,10 +12,10 @@ stay inside Φ with their weights::
   successful call (trajectory status ``ok``: right city, right dates, a real query);
 * **needs** (argument quality) — the mean coverage of the trip's information needs: the
   destination searched, each trip day's weather, the outbound and return dates searched on the
-  trip's city pair, each must-visit place found, ``DIRECTION_TARGET`` routes between places the
-  episode has found;
+  trip's city pair, each must-visit place found, ``DIRECTION_TARGET`` routes between destination
+  places the episode has found;
 * **information** (usefulness) — new task-relevant facts, saturating at ``INFO_TARGET`` units: a
-  trip-city POI 1, a flight/train on the trip's route and dates 0.5, a trip day's forecast 1, a route
+  destination POI 1, a flight/train on the trip's route and dates 0.5, a trip day's forecast 1, a route
   between two found places 2. Facts already known are not new.
 
 ``CallReward`` reports each part's increase (``selection``, ``arguments``, ``usefulness``) and
@@ -131,10 +131,9 @@ class PotentialTracker:
         if call.name in ("poi_search", "around_search"):
             for p in facts.pois:
                 city = resolve_name(p.city) if p.city else None
-                if city is not None and city not in self.trip.topic:
-                    continue
-                if city == self.trip.destination or city is None:
-                    self.searched_destination = True
+                if city is not None and city != self.trip.destination:
+                    continue  # progress is made at the destination (the origin only for the intercity legs)
+                self.searched_destination = True
                 if p.name not in self.pois:
                     self.pois.add(p.name)
                     new = True

@@ -75,21 +75,27 @@ def _opening_times(text: str, af: AnswerFacts, layout: Layout) -> None:
     for t, p in af.times:
         line = layout.line_of(p)
         ls = layout.line_start(line)
-        opening = P.OPENING_BEFORE.search(text, max(ls, p - C.OPENING_WINDOW), p) is not None
+        lead = text[max(ls, p - C.OPENING_WINDOW) : p]
+        cut = max(lead.rfind(ch) for ch in "，,。；;！？!?")
+        opening = P.OPENING_BEFORE.search(lead, cut + 1) is not None  # in the time's own clause
         if not opening and prev is not None and prev[0] == line and prev[2] and p - prev[1] <= 3:
             opening = True  # the closing end of an opening-hours range
         if not opening and (cell := layout.cell_of(line, p)) is not None:
             opening = P.OPENING_HEADER.search(cell[2]) is not None
         if opening:
             af.fact_times.append((t, p))
+            af.opening_times.append((t, p))
         prev = (line, p + _time_len(text, p), opening)
 
 
-def _times(text: str, pa: ParsedAnswer, af: AnswerFacts, layout: Layout, strict: bool = False) -> None:
+def _times(
+    text: str, pa: ParsedAnswer, af: AnswerFacts, layout: Layout, strict: bool = False,
+    request_times: frozenset[str] | None = None,
+) -> None:
     times = sorted(af.times + cjk_times(text), key=lambda x: x[1])
     af.times = []
     for t, p in times:
-        if is_bound_time(text, p, p + _time_len(text, p)):
+        if is_bound_time(text, p, p + _time_len(text, p), t, request_times if strict else None):
             af.bound_times.append((t, p))
         else:
             af.times.append((t, p))
@@ -146,21 +152,49 @@ def _line_values(text: str, layout: Layout, prices: list[tuple[float, int]], pos
 
 
 def _prices(
-    text: str, tf: ToolFacts, pa: ParsedAnswer, af: AnswerFacts, prices: list[tuple[float, int]], layout: Layout
+    text: str,
+    tf: ToolFacts,
+    pa: ParsedAnswer,
+    af: AnswerFacts,
+    prices: list[tuple[float, int]],
+    layout: Layout,
+    strict: bool = False,
 ) -> None:
     entities, ends = _entities(text, tf, af)
+    cited = {round(v, 2) for v, _ in prices}
+    # the other addend of a total: any fare (a round trip), else a tool price the answer cites too
+    known = {kind: vals if kind == "transport" else vals & cited for kind, vals in _prices_by_kind(tf).items()}
     for value, pos in prices:
         if not 0 <= value <= 1_000_000:
             continue
         key, kind = attribute_price(text, pos, layout, entities, ends)
-        if kind == DERIVED:
+        own = tf.prices.get(key, set()) | af.plan_prices.get(key, set()) if key is not None else set()
+        difference = bool(
+            P.DIFFERENCE_WORDS.search(text, max(0, pos - 2 * C.ATTRIBUTION_MARK_WINDOW), pos)
+            or P.DIFFERENCE_AFTER.match(text, _amount_end(text, pos))
+            or P.MORE_LESS_BEFORE.search(text, max(0, pos - 4), pos)
+        )
+        if kind == DERIVED and (
+            key is None
+            or _derivable(
+                value,
+                own,
+                known.get(_kind_of(tf, key), set()),
+                _line_numbers(text, layout, pos),
+                difference,
+                max(2, af.party_multiple),
+            )
+        ):
             af.derived.append((value, pos))
             continue
+        # a marked amount that is no arithmetic over the answer's amounts is its entity's claim
+        # ("灵隐寺门票约合 57元" is checked like "灵隐寺门票 57元")
         if key is None or not _price_matches_key(tf, key, value):
             tool_values = tf.prices.get(key, set()) if key is not None else set()
             k_max = max(2, af.party_multiple)
             line_values = _line_values(text, layout, prices, pos)
-            derivable = sums_of(line_values + list(tool_values), k_max)
+            # s2: a difference only after a difference word (灵隐寺 95 is no "95 − 40" of the line)
+            derivable = sums_of(line_values + list(tool_values), k_max, differences=difference or not strict)
             share = any(abs(value * k - v) <= C.PRICE_MATCH_ABS_TOLERANCE for v in line_values for k in range(2, k_max + 1))
             if round(value, 2) in derivable or share:
                 af.derived.append((value, pos))  # a sum, multiple, difference or share of cited prices
@@ -189,6 +223,71 @@ def _prices(
             if a.cost is not None:
                 af.plan_prices[key].add(round(a.cost, 2))
         af.prices.append((key, a.price, base))
+
+
+def _kind_of(tf: ToolFacts, key: str) -> str:
+    if key in tf.transports:
+        return "transport"
+    entry = tf.pois.get(key)
+    return entry.kind if entry is not None else ""
+
+
+def _prices_by_kind(tf: ToolFacts) -> dict[str, set[float]]:
+    """The tools' prices grouped by the kind of their entity (fares, hotels, restaurants, sights)."""
+    out: dict[str, set[float]] = {}
+    for key, vals in tf.prices.items():
+        out.setdefault(_kind_of(tf, key), set()).update(round(v, 2) for v in vals if v > 0)
+    return out
+
+
+def _amount_end(text: str, pos: int) -> int:
+    m = P.AMOUNT_AT.match(text, pos)
+    return m.end() if m is not None else pos
+
+
+def _line_numbers(text: str, layout: Layout, pos: int) -> list[float]:
+    """Every number on the line of ``pos`` other than the one at ``pos`` (``30 + 120 + 150 + 75 = 375元``)."""
+    line = layout.line_of(pos)
+    lo, hi = layout.line_start(line), layout.line_end(line)
+    out = []
+    for m in P.BARE_NUMBER.finditer(text, lo, hi):
+        if m.start() != pos and not (
+            P.NOT_AN_AMOUNT_BEFORE.search(text, max(lo, m.start() - 1), m.start())
+            or P.NOT_AN_AMOUNT_AFTER.match(text, m.end())
+        ):
+            try:
+                out.append(float(m.group(0).replace(",", "")))
+            except ValueError:
+                continue
+    return out[: C.DERIVED_MAX_VALUES]
+
+
+def _derivable(
+    value: float, own: set[float], known: set[float], line: list[float], difference: bool, k_max: int
+) -> bool:
+    """Whether a marked ``value`` next to an entity is arithmetic, not a disguised claim about it.
+
+    Any marked amount: a sum of 2–4 numbers of its line, a multiple or difference of them, or a
+    multiple k × p of a price ``p`` of its own entity (tool or plan; k ≤ the party's multiple). A total (``约合``,
+    ``共``, ``往返``) may also be p + a for one other price ``a`` the tools state for an entity of the
+    same kind — any fare (``往返 464`` = 238 + 226), else one the answer cites too; a difference (``省``, ``贵``, ``多花``) may be k × |p − a| (``3 晚要多花
+    1890元`` = (1028 − 398) × 3). The answer's own free amounts never take part: a made-up price
+    cannot make another one derivable."""
+    v = round(value, 2)
+    if v in sums_of(line, 12):
+        return True
+    tol = C.PRICE_MATCH_ABS_TOLERANCE
+    for p in own:
+        if any(abs(value - k * p) <= tol for k in range(2, k_max + 1)):
+            return True
+        if difference:
+            for k in range(1, 13):
+                target = value / k
+                if any(abs(target - abs(p - a)) <= tol for a in known if a != v):
+                    return True
+        elif any(abs(value - (p + a)) <= tol for a in known if a != v):
+            return True
+    return False
 
 
 def _price_matches_key(tf: ToolFacts, key: str, value: float) -> bool:
@@ -259,12 +358,19 @@ def _claims(text: str, pa: ParsedAnswer, af: AnswerFacts, layout: Layout, strict
 
 
 def extract_answer_facts(
-    pa: ParsedAnswer, tf: ToolFacts, party: int = 1, nights: int = 1, strict: bool = False
+    pa: ParsedAnswer,
+    tf: ToolFacts,
+    party: int = 1,
+    nights: int = 1,
+    strict: bool = False,
+    request_times: frozenset[str] = frozenset(),
 ) -> AnswerFacts:
     """All answer-side facts of a parsed answer, given the tool facts (for POI and ID matching).
 
     ``party`` (travellers) and ``nights`` bound the multiples recognised as derived amounts.
-    ``strict`` (scorer s2): time facts are opening hours and transport times only.
+    ``strict`` (scorer s2): time facts are opening hours and transport times only, and a time
+    written as a bound (``X前``) escapes the checks only when it is one of ``request_times`` (the
+    times the request states) or is advice.
     """
     text = pa.text
     af = AnswerFacts()
@@ -277,8 +383,8 @@ def extract_answer_facts(
         _plan_ids(pa, af)
     find_pois(text, tf, pa, af)
     af.times, prices, af.distances, af.durations = scan_numbers(text, C.MIN_DISTANCE_METRES)
-    _times(text, pa, af, layout, strict)
-    _prices(text, tf, pa, af, prices, layout)
+    _times(text, pa, af, layout, strict, request_times)
+    _prices(text, tf, pa, af, prices, layout, strict)
     find_weather(text, tf, af)
     af.roads = _roads(text, tf)
     for road in tf.roads:

@@ -33,8 +33,11 @@ def find_weather(text: str, tf: ToolFacts, af: AnswerFacts) -> None:
                 spans.append((m.start(), m.end()))
                 af.temps.extend(((int(m.group(1)), o + m.start()), (int(m.group(2)), o + m.start())))
             for m in P.TEMP.finditer(line):
-                if not any(s <= m.start() < e for s, e in spans):
-                    af.temps.append((int(m.group(1)), o + m.start()))
+                if any(s <= m.start() < e for s, e in spans):
+                    continue
+                if P.TEMP_DIFFERENCE_BEFORE.search(line, max(0, m.start() - 6), m.start()):
+                    continue  # "早晚温差 15℃": a difference the answer computed, not a forecast
+                af.temps.append((int(m.group(1)), o + m.start()))
         if "风" in line:
             af.wind.extend((m.group(1), o + m.start()) for m in P.WIND_DIR.finditer(line))
         if "级" in line:

@@ -120,9 +120,18 @@ def _cells(text: str, start: int, end: int) -> list[tuple[int, int]]:
     return out
 
 
-def is_bound_time(text: str, start: int, end: int) -> bool:
-    """Whether the time at ``[start, end)`` is a bound (``15:00前``, ``before 15:00``), not a claim."""
-    return bool(P.TIME_BOUND_AFTER.match(text, end) or P.TIME_BOUND_BEFORE.search(text, max(0, start - 12), start))
+def is_bound_time(
+    text: str, start: int, end: int, time: str = "", request_times: frozenset[str] | None = None
+) -> bool:
+    """Whether the time at ``[start, end)`` is a bound (``15:00前``, ``before 15:00``), not a claim.
+
+    With ``request_times`` (scorer s2) a bound must be one the request itself set (the user's
+    deadline restated) or written as advice (``建议 16:30 前到站``): an answer cannot hide a made-up
+    time from the checks by writing ``前`` after it."""
+    bound = bool(P.TIME_BOUND_AFTER.match(text, end) or P.TIME_BOUND_BEFORE.search(text, max(0, start - 12), start))
+    if not bound or request_times is None:
+        return bound
+    return time in request_times or P.ADVICE_BEFORE.search(text, max(0, start - 10), start) is not None
 
 
 def _nearest(text: str, entities: list[Entity], ends: list[int], lo: int, pos: int) -> Entity | None:
@@ -197,31 +206,27 @@ def _mode_word(text: str, lo: int, pos: int) -> str | None:
 
 
 def _in_table(
-    text: str, layout: Layout, line: int, pos: int, cell: tuple[int, tuple[int, int], str],
-    entities: list[Entity], ends: list[int],
-) -> tuple[str | None, str] | tuple[Entity, int]:
-    """A table cell's amount: a result, or ``(entity, gap start)`` to read like prose."""
-    _, (cs, _ce), header = cell
-    if P.TOTAL_HEADER.search(header):
-        return None, DERIVED
+    text: str, layout: Layout, line: int, pos: int, cs: int, entities: list[Entity], ends: list[int]
+) -> tuple[Entity | None, int, bool, str | None]:
+    """A table cell's amount: ``(entity, gap start, marked as derived, mode word)``."""
     ent = _nearest(text, entities, ends, cs, pos)
     if ent is not None:
-        return ent, ent.end
+        return ent, ent.end, False, None
     row = layout.rows[line]
     row_start = row.cells[0][0]
-    if (
+    # a row computing an amount (``午餐 (69 × 4) | 276``, ``A 80 + B 120 | 200``)
+    marked = bool(
         P.TOTAL_WORDS.search(text, row_start, pos)
         or P.MULTIPLIER.search(text, row_start, pos)
         or P.SUM_SIGN.search(text, row_start, pos)
-    ):
-        return None, DERIVED  # a row computing an amount (``午餐 (69 × 4) | 276``, ``A 80 + B 120 | 200``)
+    )
     ent = _row_entity(text, entities, ends, row_start, row.cells[-1][1])
     if ent is None:
-        return _mode_word(text, cs, pos), CLAIM
+        return None, pos, marked, _mode_word(text, cs, pos)
     mode = _mode_word(text, max(ent.end, row_start), pos)
     if mode is not None and not ent.transport:
-        return mode, CLAIM  # a transfer cell of the row (``地铁1号线 … 3元``)
-    return ent, pos  # the entity is in another cell of its row: nothing between to read
+        return None, pos, marked, mode  # a transfer cell of the row (``地铁1号线 … 3元``)
+    return ent, pos, marked, None  # the entity is in another cell of its row: nothing between to read
 
 
 def attribute_price(
@@ -229,60 +234,77 @@ def attribute_price(
 ) -> tuple[str | None, str]:
     """``(key, kind)`` of the amount at ``pos``: kind :data:`CLAIM` or :data:`DERIVED`.
 
-    key is a POI name, a transport ID, ``taxi``/``transit``, or None (nobody's). A derived amount
-    has no key.
+    key is a POI name, a transport ID, ``taxi``/``transit``, or None (nobody's). For a
+    :data:`DERIVED` amount the key is the entity it would belong to: the caller keeps it derived
+    only when it really is arithmetic over cited prices (else it is that entity's claim).
     """
     line = layout.line_of(pos)
     ls = layout.line_start(line)
     lead = text[max(ls, pos - C.ATTRIBUTION_MARK_WINDOW) : pos]
-    if P.DERIVED_BEFORE.search(lead) or P.DERIVED_AFTER.match(text, _amount_end(text, pos)):
-        return None, DERIVED
+    marked = bool(P.DERIVED_BEFORE.search(lead) or P.DERIVED_AFTER.match(text, _amount_end(text, pos)))
     lo = max(ls, pos - C.ATTRIBUTION_WINDOW)
     cell = layout.cell_of(line, pos)
     if cell is not None:
+        if P.TOTAL_HEADER.search(cell[2]):
+            return None, DERIVED  # a total column
         lo = cell[1][0]
-        found = _in_table(text, layout, line, pos, cell, entities, ends)
-        if not isinstance(found[0], Entity):
-            return found  # type: ignore[return-value]
-        ent, gap_start = found  # type: ignore[misc]
+        ent, gap_start, row_marked, mode = _in_table(text, layout, line, pos, lo, entities, ends)
+        marked = marked or row_marked
+        if ent is None:
+            return mode, DERIVED if marked else CLAIM
     else:
         if text[ls : ls + 1] == "#" and P.BUDGET_WORDS.search(text, ls, pos):
             return None, DERIVED  # a budget in a title line
         ent = _nearest(text, entities, ends, lo, pos)
         if ent is None:
             wide = text[max(ls, pos - 2 * C.ATTRIBUTION_MARK_WINDOW) : pos]
-            if P.TOTAL_WORDS.search(wide) or P.DIFFERENCE_WORDS.search(wide) or P.MULTIPLIER.search(wide):
-                return None, DERIVED
+            marked = marked or bool(
+                P.TOTAL_WORDS.search(wide) or P.DIFFERENCE_WORDS.search(wide) or P.MULTIPLIER.search(wide)
+            )
             prev = _previous_line_entity(text, layout, line, pos, entities, ends)
-            return (prev.key, CLAIM) if prev is not None else (_mode_word(text, lo, pos), CLAIM)
+            key = prev.key if prev is not None else _mode_word(text, lo, pos)
+            return key, DERIVED if marked else CLAIM
         gap_start = ent.end
     gap = text[gap_start:pos]
     if P.TOTAL_WORDS.search(gap) or P.MULTIPLIER.search(gap) or P.DIFFERENCE_WORDS.search(gap):
+        marked = True
+    if marked and P.PHRASE_BREAK.search(gap) and P.AMOUNT_UNIT.search(gap):
+        # "G8190，往返 464 元，全天花费 666 元": a total of its own clause, after another amount
         return None, DERIVED
+    return _key(text, ls, lo, pos, ent, gap_start, gap), DERIVED if marked else CLAIM
+
+
+def _key(text: str, ls: int, lo: int, pos: int, ent: Entity, gap_start: int, gap: str) -> str | None:
+    """Whose amount it is, given the nearest entity before it."""
     if ent.transport:
-        return ent.key, CLAIM
+        return ent.key
     if P.CLAUSE_END.search(gap):
-        return _mode_word(text, lo, pos), CLAIM
+        return _mode_word(text, lo, pos)
     mode = _mode_word(text, gap_start, pos)
     if mode is not None:
-        return mode, CLAIM
+        return mode
     if not P.POI_PRICE_WORDS.search(gap):
         # "打车到灵隐寺约25元" / "打车…去素心斋 22元": the ride to the entity, not the entity's price
         sentence = text[max(ls, pos - C.ATTRIBUTION_WINDOW) : ent.start]
         cut = max(sentence.rfind(ch) for ch in "。；;！？!?")
         mode = _mode_word(sentence, cut + 1, len(sentence))
         if mode is not None:
-            return mode, CLAIM
-    return ent.key, CLAIM
+            return mode
+    return ent.key
 
 
-def sums_of(values: list[float], k_max: int) -> set[float]:
-    """Amounts derivable from ``values``: multiples (2…k_max), sums of 2–4 values, differences."""
+def sums_of(values: list[float], k_max: int, differences: bool = True) -> set[float]:
+    """Amounts derivable from ``values``: multiples (2…k_max), sums of 2–4 values, multiples of pair
+    sums, and (when ``differences``) differences."""
     vals = sorted({round(v, 2) for v in values if v > 0})[: C.DERIVED_MAX_VALUES]
     out = {round(v * k, 2) for v in vals for k in range(2, k_max + 1)}
     for r in (2, 3, 4):
         if len(vals) < r:
             break
-        out.update(round(sum(c), 2) for c in combinations(vals, r))
-    out.update(round(abs(a - b), 2) for a, b in combinations(vals, 2))
+        sums = [round(sum(c), 2) for c in combinations(vals, r)]
+        out.update(sums)
+        if r == 2:
+            out.update(round(x * k, 2) for x in sums for k in range(2, k_max + 1))  # (558 + 552) × 2
+    if differences:
+        out.update(round(abs(a - b), 2) for a, b in combinations(vals, 2))
     return out

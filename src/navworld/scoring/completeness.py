@@ -268,7 +268,7 @@ def completeness(
     targets: dict[str, Target] | None = None,
     normalised_echo: bool = False,
 ) -> tuple[float, dict[str, float], float]:
-    """``(completeness out of 25, per-dimension points, echo multiplier)``.
+    """``(completeness out of 25, per-dimension points, echo multiplier, echo share)``.
 
     ``targets`` replaces dimension targets (s2: :func:`request_targets`); ``normalised_echo``
     measures echo on normalised content (s2: :func:`navworld.scoring.echo.normalised_echo_share`)."""
@@ -289,4 +289,4 @@ def completeness(
     share = normalised_echo_share(pa, tf) if normalised_echo else echo_share(text, tf)
     mult = echo_multiplier(share) if text else 1.0
     total = min(C.COMPLETENESS_MAX, sum(subs.values())) * mult
-    return round(total, 4), subs, round(mult, 4)
+    return round(total, 4), subs, round(mult, 4), round(share, 4)

@@ -133,6 +133,7 @@ ATTRIBUTION_MARK_WINDOW: Final = 8
 ATTRIBUTION_MODE_LOOKBACK: Final = 12
 """A taxi/metro word this close before the entity, in its clause, makes the amount the ride's fare."""
 DERIVED_MAX_VALUES: Final = 12
+
 """Prices of one line/row combined when recognising a derived amount (sums of 2–4, differences)."""
 
 # --------------------------------------------------------------------------- info consistency
@@ -184,6 +185,12 @@ ECHO_MIN_MULTIPLIER: Final = 0.3
 """Anti-echo: share of answer characters on lines copied verbatim from tool results; between
 START and FULL the completeness multiplier falls linearly from 1.0 to MIN."""
 
+ECHO_TOTAL_START: Final = 0.3
+ECHO_TOTAL_FULL: Final = 0.7
+ECHO_TOTAL_MIN: Final = 0.2
+"""s2: the echo share also scales the whole score (``echo.echo_total_factor``): 1.0 to 0.3, 0.2 from
+0.7 (honest answers measured ≤ 0.18, the calibration suite ≤ 0.13; tool dumps and answers said
+twice ≥ 0.5)."""
 ECHO_SHINGLE_CHARS: Final = 10
 """s2: echo is measured on normalised text (letters, digits and CJK only): the share of the answer's
 10-character blocks that occur in the normalised tool results (bullets, punctuation, reordered
@@ -258,8 +265,8 @@ PLAN_CHECK_WEIGHTS: Final[dict[str, float]] = {
     "intercity_price": 0.2,
     "intercity_cost": 0.1,
     # inner-city transport
-    "transport_shape": 0.1,
-    "transport_route": 0.2,
+    "transport_shape": 0.3,
+    "transport_route": 0.4,
     "transport_price": 0.15,
     "transport_cost": 0.1,
     # attractions
@@ -306,20 +313,52 @@ PLAN_BUDGET_MIN_SEVERITY: Final = 0.1
 0.1, at most 1 (a plan 2 % over loses a tenth of what a plan 20 % over loses)."""
 PLAN_AGREEMENT_UNNAMED_WEIGHT: Final = 0.3
 """s2: share of the plan's places/trains/flights the prose never names × 0.3."""
-PLAN_AGREEMENT_EXTRA_WEIGHT: Final = 0.4
+PLAN_AGREEMENT_EXTRA_WEIGHT: Final = 0.7
 """s2: share of the sights, hotels, flights and trains the prose schedules or recommends (a verb such
-as 游览/入住/乘坐/推荐 right before the name, on a line that offers no alternative) that the plan lacks × 0.4."""
-PLAN_CONTENT_WEIGHT: Final = 0.5
-PLAN_MEAL_SLACK: Final = 0.5
-PLAN_SIGHT_SLACK: Final = 0.65
-SIGHTSEEING_TYPES: Final = frozenset({"multiday", "hybrid", "single_poi", "family_study"})
-"""s2 plan content: of the days without a train/flight, the share without a lunch or dinner beyond a
-half, and (sightseeing types) the share without a sight beyond 65 %, cost up to 0.5 each: a plan
-whose meals or sights were stripped out passes every check vacuously but is not the plan asked for.
-The reference planner's plans never reach the slacks (tasks 0..699: at most 0.6 of days without sights,
-0.4 without meals)."""
+as 游览/入住/乘坐/推荐 right before the name, with no alternative offered before it on its line) that the
+plan lacks × 0.7 (prose describing a trip the plan does not book)."""
+PLAN_CONTENT_ASKS: Final[dict[str, dict[str, tuple[float, float]]]] = {
+    "multiday": {"sights": (2.0, 0.0), "meals": (2.0, 0.0)},
+    "hybrid": {"sights": (2.0, 0.0), "meals": (1.5, 0.0)},
+    "family_study": {"sights": (2.0, 0.0), "meals": (1.5, 0.0)},
+    "food_tour": {"meals": (2.0, 0.0)},
+    "single_poi": {"sights": (0.0, 1.0), "meals": (0.0, 1.0)},
+    "intercity": {"sights": (0.0, 1.0)},
+    "business": {"meals": (0.0, 1.0)},
+}
+"""s2 plan content: what each type's prompt asks the plan to book — ``(per destination day, at least
+per trip)`` — sights (``每天安排2-3个景点``, the landmark and its neighbours, the sights after arriving)
+and lunches/dinners (``每餐推荐具体的餐厅``, ``推荐至少{2d}家餐厅``). A day with a train/flight counts half."""
+PLAN_CONTENT_FULL_SHARE_BY_TYPE: Final[dict[str, float]] = {"food_tour": 0.75}
+"""A food tour's meals are its point: 75 % of the asked restaurants cover the ask."""
+PLAN_CONTENT_FULL_SHARE: Final = 0.65
+"""An ask is fully covered when the plan books 65 % of it (the reference planner's long trips run
+out of open sights; honest answers leave a meal free)."""
+PLAN_CONTENT_EXPONENT: Final = 1.0
+"""The content factor is Π coverage: a plan booking half of the asked sights and of the asked meals
+keeps ~0.5."""
+PLAN_RELAXED_SIGHTS_PER_DAY: Final = 1.0
+FEWER_SIGHTS_CONSTRAINTS: Final = frozenset({"轻松休闲", "深度体验"})
+"""Sights a day asked under a relaxed pace or an in-depth visit (fewer, longer visits)."""
+PLAN_CONTENT_MIN_COVER: Final = 0.25
+"""A coverage counts at least this (an ask entirely missing halves the factor, two quarter it)."""
+PLAN_CONTENT_MIN_STAY_HOURS: Final[dict[str, float]] = {"sights": 2.0, "meals": 4.0}
+"""A day trip is asked a sight when it stays 2 h between arrival and departure, a meal from 4 h."""
 PLAN_AGREEMENT_VERB_WINDOW: Final = 8
 """Characters before a name searched for the scheduling verb (within the clause)."""
+
+FAITH_KINDS: Final = ("prices", "transport", "opening", "weather")
+FAITH_PRIOR: Final = 4
+FAITH_FARE_REL: Final = 0.02
+FAITH_FARE_ABS: Final = 5.0
+"""A prose fare within the seed's ±15 % but off by more than max(2 %, 5 元) of every fare the tools
+gave for that ID (and no multiple of one) contradicts the tools under s2 (a rounding ``约550元`` for
+548 or ``150元`` for 154 is fine; 580 for 548 is not)."""
+FAITH_EXPONENT: Final = 1.0
+"""s2 faithfulness (``scoring/faithful.py``): per kind of claim (prices and fares; flight/train IDs
+and times; opening hours; weather) with f of n contradicting the tools, the factor is
+Π (1 − f / (n + 4)): one slip among ten prices costs ~7 %, an unsupported weather word 20 %, every
+price made up more than half of the score."""
 
 # --------------------------------------------------------------------------- LLM judge
 

@@ -19,7 +19,7 @@ from navworld.scoring import patterns as P
 from navworld.scoring.facts import ToolFacts
 from navworld.scoring.parser import ParsedAnswer
 
-__all__ = ["normalise_for_echo", "normalised_echo_share"]
+__all__ = ["echo_total_factor", "normalise_for_echo", "normalised_echo_share"]
 
 
 @lru_cache(maxsize=C.TOOL_TEXT_CACHE_SIZE)
@@ -48,3 +48,13 @@ def normalised_echo_share(pa: ParsedAnswer, tf: ToolFacts) -> float:
         if first[b] <= i - n or b in tool:  # said before in this answer, or copied from a tool result
             found += 1
     return found / len(blocks)
+
+
+def echo_total_factor(share: float) -> float:
+    """s2: the factor an echo ``share`` puts on the whole score — 1.0 up to ``ECHO_TOTAL_START``,
+    linear to ``ECHO_TOTAL_MIN`` at ``ECHO_TOTAL_FULL``. A prose that is mostly tool output or
+    repetition is no plan written for the user, whatever the plan beside it."""
+    if share <= C.ECHO_TOTAL_START:
+        return 1.0
+    frac = min(1.0, (share - C.ECHO_TOTAL_START) / (C.ECHO_TOTAL_FULL - C.ECHO_TOTAL_START))
+    return round(1.0 - (1.0 - C.ECHO_TOTAL_MIN) * frac, 4)

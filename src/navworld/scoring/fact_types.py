@@ -71,6 +71,9 @@ class ToolFacts:
     n_calls: int = 0
     n_ok: int = 0
     transports: dict[str, TransportEntry] = field(default_factory=dict)
+    """The first run the tools returned for each flight/train ID."""
+    runs: dict[str, list[TransportEntry]] = field(default_factory=dict)
+    """Every run of each ID (a number can serve the outbound and the return run on other times)."""
     pois: dict[str, PoiEntry] = field(default_factory=dict)
     conditions: set[str] = field(default_factory=set)
     temps: set[int] = field(default_factory=set)
@@ -103,6 +106,14 @@ class ToolFacts:
     """The result texts that ground facts (the plan's grounding check reads exactly these)."""
     weather_call_days: set[str] = field(default_factory=set)
     transport_dates: set[str] = field(default_factory=set)
+
+    def runs_of(self, tid: str) -> list[TransportEntry]:
+        """Every run the tools returned for flight/train ``tid`` (empty when none)."""
+        runs = self.runs.get(tid)
+        if runs:
+            return runs
+        entry = self.transports.get(tid)
+        return [entry] if entry is not None else []
 
     @property
     def flights(self) -> set[str]:
@@ -178,6 +189,8 @@ class AnswerFacts:
     """Amounts that are totals, multiples, differences or budgets (never fabrications, never matches)."""
     plan_prices: dict[str, set[float]] = field(default_factory=dict)
     """Prices and costs the JSON plan states per entity (prose amounts equal to them are consistent)."""
+    opening_times: list[tuple[str, int]] = field(default_factory=list)
+    """Scorer s2: the times stated as opening hours (checked against the tools' opening hours)."""
     bound_times: list[tuple[str, int]] = field(default_factory=list)
     """Times that are bounds from the request (``15:00前``), not claims."""
     party_multiple: int = 1

@@ -112,6 +112,9 @@ def extract_tool_facts(
         tf.n_ok += 1
         for t in f.transports:
             tf.transports.setdefault(t.id, t)
+            runs = tf.runs.setdefault(t.id, [])
+            if t not in runs:
+                runs.append(t)
         for p in pois:
             tf.pois.setdefault(p.name, p)
             tf.poi_sources.setdefault(p.name, set()).add(call.name)

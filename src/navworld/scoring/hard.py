@@ -166,10 +166,8 @@ def transport_grounded(problem_type: str, tf: ToolFacts, af: AnswerFacts, group_
         if state == "unverifiable":
             unverifiable += 1
             continue
-        entry = tf.transports.get(claim.id) if state == "verified" else None
-        ok = entry is not None and entry.mode == claim.mode
-        if ok and entry is not None:
-            ok = _claim_ok(claim.kind, claim.value, entry.prices, (entry.dep, entry.arr), k_max)
+        runs = [r for r in tf.runs_of(claim.id) if r.mode == claim.mode] if state == "verified" else []
+        ok = any(_claim_ok(claim.kind, claim.value, r.prices, (r.dep, r.arr), k_max) for r in runs)
         if ok:
             verified += 1
         else:

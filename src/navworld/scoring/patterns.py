@@ -95,6 +95,7 @@ WEATHER_COND: Final = re.compile(
 TEMP_RANGE: Final = re.compile(
     r"(?<![0-9])(-?[0-9]{1,2})\s*(?:℃|°C|°|度)?\s*[-~～至到/]\s*(-?[0-9]{1,2})\s*(?:℃|°C|°|度)"
 )
+TEMP_DIFFERENCE_BEFORE: Final = re.compile(r"(?:温差|相差|差|低了|高了|降|升|[Dd]ifference|swing|drop)\s*(?:约|大约|有|达|of|about)?\s*$")
 TEMP: Final = re.compile(r"(?<![0-9])(-?[0-9]{1,2})\s*(?:℃|°C|°|度)(?![0-9])")
 WIND_DIR: Final = re.compile(r"(无持续风向|旋转不定|[东南西北]{1,2}风)(?![景格味光情俗采度范筝])")
 WIND_POWER: Final = re.compile(
@@ -420,6 +421,9 @@ CLAIM_STOP: Final = re.compile(r"[\n。；;]")
 COMPARED_WITH: Final = re.compile(r"(?:比|较|相比|对比|than|compared (?:to|with)|versus|vs\.?)\s*(?:\*\*)?$")
 """Right before an ID: it is the object of a comparison; the clause's times are the subject's."""
 CLAUSE_END: Final = re.compile(r"[；;。!！?？]")
+PHRASE_BREAK: Final = re.compile(r"[，,；;。!！?？]")
+AMOUNT_UNIT: Final = re.compile(r"[0-9]\s*(?:元|块|yuan|RMB|CNY)")
+"""A marked amount after a phrase break and another amount is a total of its own phrase."""
 TOTAL_WORDS: Final = re.compile(
     r"[=＝]|合计|总计|共计|一共|总共|小计|总价|总费用|总额|约合|共|往返|来回|全天|全程花费|[Tt]otal|[Ss]ubtotal|"
     r"altogether|in all|round[- ]trip|both ways"
@@ -431,10 +435,13 @@ MULTIPLIER: Final = re.compile(
 )
 """Between an entity and an amount: a count of people / nights / rooms — the amount is a multiple."""
 DIFFERENCE_WORDS: Final = re.compile(
-    r"省下?|节省|便宜|贵了?|多花|少花|差价|相差|差额|剩余|剩下|结余|超出|超支|余额|多出|[Cc]heaper|expensive|sav(?:e|es|ing)|"
+    r"省下?|节省|便宜|贵了?|多花|少花|差价|相差|差额|剩余|剩下|结余|超出|超支|余额|多出|"
+    r"[Cc]heaper|expensive|sav(?:e|es|ing)|"
     r"difference|more than|less than"
 )
 """Between an entity and an amount: the amount is a difference or a saving."""
+MORE_LESS_BEFORE: Final = re.compile(r"[多少]\s*(?:了|约|出)?\s*(?:[¥￥])?\s*$")
+"""Right before an amount: ``一等座多 224 元`` (a difference)."""
 DERIVED_BEFORE: Final = re.compile(
     r"(?:[=＝+＋×*]|(?<![A-Za-z0-9])-|(?<![A-Za-z])[xX]|合计|总计|共计|一共|总共|小计|总价|总费用|约合|共|省下?|节省|便宜|贵|多花|"
     r"少花|差价|剩余|剩|结余|超出|超支|多出|往返|来回|预算|[Tt]otal|[Ss]ubtotal|[Bb]udget|saves?(?: only)?|costs? (?:only )?"
@@ -446,6 +453,10 @@ DERIVED_AFTER: Final = re.compile(
     r"\s*(?:元|块|yuan|RMB|CNY)?\s*(?:的)?\s*(?:预算|budget|under|over|left|remaining|cheaper|more|less|extra)(?![A-Za-z])"
 )
 """Right after an amount: it is a budget, a difference or what is left (``¥920 under your budget``)."""
+DIFFERENCE_AFTER: Final = re.compile(
+    r"\s*(?:元|块|yuan|RMB|CNY)?\s*(?:more|less|cheaper|extra|under|over|left|remaining)(?![A-Za-z])"
+)
+"""Right after an amount: a difference (``¥490 more``), not a total."""
 REFERENCE_POINT: Final = re.compile(r"(?:距离?|离|靠近|邻近|from|near|next to)\s*[「『“\"]?$")
 """A POI right after one of these is a reference point (``距孔望山 2409米``), not the subject of a price."""
 UNIT_PRICE_AFTER: Final = re.compile(r"\s*(?:元|块)?\s*(?:/|每)\s*(?:人|晚|间|位|张|person|night|room)|\s*(?:per|pp)\b")
@@ -455,6 +466,13 @@ TOTAL_HEADER: Final = re.compile(r"合计|小计|总计|总价|总费用|总额|
 """A table column whose cells are totals."""
 BUDGET_WORDS: Final = re.compile(r"预算|[Bb]udget")
 SUM_SIGN: Final = re.compile(r"[+＋]")
+BARE_NUMBER: Final = re.compile(r"[0-9]+(?:,[0-9]{3})*(?:\.[0-9]+)?")
+NOT_AN_AMOUNT_BEFORE: Final = re.compile(r"[A-Za-z0-9:：\-/.]$")
+NOT_AN_AMOUNT_AFTER: Final = re.compile(
+    r"\s*(?:[:：\-/]\d|公里|千米|km|米|m\b|分钟|小时|分|秒|min|h\b|月|日|号|年|点|℃|°|%|％|星|层|楼|路|条|站|[A-Za-z])"
+)
+"""A line number that is a clock time, date, distance, duration, code or rating, not an amount
+(only amounts and counts take part in a line's arithmetic)."""
 """In a table row before an amount without its own entity: the amount sums the row."""
 TABLE_SEPARATOR: Final = re.compile(r"\|?(?:\s*:?-{2,}:?\s*\|)+\s*:?-{0,}:?\s*\|?")
 """A markdown table separator row (``|---|:---:|``)."""
@@ -463,5 +481,9 @@ TIME_BOUND_BEFORE: Final = re.compile(
     r"(?:before|no later than|not later than|deadline|不晚于|不早于|最晚|最迟|截止|须在|需在|要求在?|赶在)\s*[:：]?\s*$"
 )
 """A time with one of these around it is a bound from the request (``满足15:00前到达``), not a claim."""
+ADVICE_BEFORE: Final = re.compile(
+    r"(?:建议|最好|务必|请|提前|记得|需要|需|要在|最晚|最迟|aim to|try to|recommend|suggest|plan to|be at|get to)\s*(?:在|于)?\s*$"
+)
+"""Right before a bound time: it is advice to the traveller (``建议 16:30 前到站``), not a claim about a train."""
 ROAD_BRACKETED: Final = re.compile(r"「([^」\n]{2,20})」")
 __all__ = sorted(name for name in globals() if name.isupper())

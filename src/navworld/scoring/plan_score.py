@@ -9,8 +9,9 @@
     agree  = 1 − w₁ · (plan entities the prose never names) − w₂ · (sights, hotels, flights and trains
              the prose schedules or recommends — 游览/入住/乘坐 … right before the name, on a line
              offering no alternative — that the plan lacks)
-    content = what the request asks a day to hold: days without a meal (beyond PLAN_MEAL_SLACK) and,
-              for the sightseeing types, days without a sight (beyond PLAN_SIGHT_SLACK), × PLAN_CONTENT_WEIGHT
+    content = how much of what the request asks the plan books: sights and lunches/dinners per
+              destination day (PLAN_CONTENT_ASKS), full at PLAN_CONTENT_FULL_SHARE of the ask,
+              geometric mean of the coverages
     factor = max(PLAN_MISSING_FACTOR, env · logic · agree · content)
 
 A check's *share* is its violations over the activities it applies to (one restaurant used twice
@@ -150,22 +151,64 @@ def _logic(plan: Any, problem: Any, results: list[Any]) -> tuple[float, list[dic
     return factor, failed
 
 
-def _content(plan: Any, problem_type: str) -> tuple[float, dict[str, float]]:
-    """What the request asks a day to hold: meals on every day without a train/flight, and (for the
-    sightseeing types) sights. Vacuous plans — every meal removed, days with nothing to see — pass
-    the checks (nothing to violate), so their emptiness is graded here, beyond a slack."""
-    full = [d for d in plan.itinerary if not any(a.is_intercity for a in d.activities)]
-    if not full:
+def _destination_days(plan: Any) -> float:
+    """Days spent at the destination: a day with a train/flight counts half."""
+    return sum(0.5 if any(a.is_intercity for a in d.activities) else 1.0 for d in plan.itinerary)
+
+
+def _content(plan: Any, problem: Any) -> tuple[float, dict[str, float]]:
+    """How much of what the request asks the plan books (``PLAN_CONTENT_ASKS``): sights and meals
+    (lunch/dinner) per destination day, or a minimum per trip. Each ask is covered when the plan
+    books ``PLAN_CONTENT_FULL_SHARE`` of it; the factor is the geometric mean of the coverages. A
+    relaxed pace (``轻松休闲``) or an "at most N a day" program lowers the sights asked. Vacuous
+    plans (one meal and one sight a day, only the trains) pass every check, so their thinness is
+    graded here."""
+    asks = C.PLAN_CONTENT_ASKS.get(problem.problem_type)
+    if not asks:
         return 1.0, {}
-    detail: dict[str, float] = {}
-    no_meal = sum(1 for d in full if not any(a.type in ("lunch", "dinner") for a in d.activities)) / len(full)
-    factor = 1.0 - C.PLAN_CONTENT_WEIGHT * max(0.0, no_meal - C.PLAN_MEAL_SLACK) / (1.0 - C.PLAN_MEAL_SLACK)
-    detail["days_without_meals"] = round(no_meal, 3)
-    if problem_type in C.SIGHTSEEING_TYPES:
-        no_sight = sum(1 for d in full if not any(a.type == "attraction" for a in d.activities)) / len(full)
-        factor *= 1.0 - C.PLAN_CONTENT_WEIGHT * max(0.0, no_sight - C.PLAN_SIGHT_SLACK) / (1.0 - C.PLAN_SIGHT_SLACK)
-        detail["days_without_sights"] = round(no_sight, 3)
+    stay = _stay_hours(plan)
+    if stay is not None:  # a day trip: ask only what fits between arrival and departure
+        asks = {k: v for k, v in asks.items() if stay >= C.PLAN_CONTENT_MIN_STAY_HOURS.get(k, 0.0)}
+    days = max(0.5, _destination_days(plan))
+    acts = plan.activities()
+    booked = {
+        "sights": sum(1 for a in acts if a.type == "attraction"),
+        "meals": sum(1 for a in acts if a.type in ("lunch", "dinner")),
+    }
+    per_day_cap = _sights_cap(problem)
+    factor, detail = 1.0, {}
+    for what, (per_day, minimum) in asks.items():
+        if what == "sights" and per_day_cap is not None:
+            per_day = min(per_day, per_day_cap)
+        wanted = max(minimum, per_day * days)
+        if wanted <= 0:
+            continue
+        share = C.PLAN_CONTENT_FULL_SHARE_BY_TYPE.get(problem.problem_type, C.PLAN_CONTENT_FULL_SHARE)
+        cover = min(1.0, booked[what] / (share * wanted))
+        factor *= max(C.PLAN_CONTENT_MIN_COVER, cover) ** C.PLAN_CONTENT_EXPONENT
+        detail[f"{what}_covered"] = round(cover, 3)
     return factor, detail
+
+
+def _stay_hours(plan: Any) -> float | None:
+    """Hours between the outbound arrival and the return departure of a one-day trip, else None."""
+    if len(plan.itinerary) != 1:
+        return None
+    legs = [a for a in plan.itinerary[0].activities if a.is_intercity]
+    if len(legs) < 2:
+        return None
+    return max(0.0, (legs[-1].start_minutes - legs[0].end_minutes) / 60.0)
+
+
+def _sights_cap(problem: Any) -> float | None:
+    """Sights a day the request itself limits: a relaxed pace, an "at most N a day" program."""
+    cap: float | None = None
+    if any(c in C.FEWER_SIGHTS_CONSTRAINTS for c in (problem.constraints or [])):
+        cap = C.PLAN_RELAXED_SIGHTS_PER_DAY
+    for source in problem.hard_logic or []:
+        if "dayactivities" in source and (m := P.MAX_PER_DAY_PROGRAM.search(source)):
+            cap = float(m.group(1)) if cap is None else min(cap, float(m.group(1)))
+    return cap
 
 
 def _mentioned(name: str, prose: str, tf: ToolFacts) -> bool:
@@ -186,9 +229,9 @@ def _scheduled(prose: str, start: int, verbs: re.Pattern[str]) -> bool:
     if not verbs.search(lead[cut + 1 :]):
         return False
     line_start = prose.rfind("\n", 0, start) + 1
-    line_end = prose.find("\n", start)
-    line = prose[line_start : line_end if line_end >= 0 else len(prose)]
-    return not P.ALTERNATIVE_WORDS.search(line)
+    # an alternative is offered before the name it concerns (``备选：X``, ``如果下雨可以去 X``); words
+    # after it (``X，也可按需调整``) exempt nothing
+    return not P.ALTERNATIVE_WORDS.search(prose, line_start, start)
 
 
 def _agreement(
@@ -243,7 +286,7 @@ def assess_plan(
         env *= 1.0 - weight * share
     logic, failed_programs = _logic(plan, problem, list((verification.get("logic") or {}).get("results") or []))
     agree, agree_detail = _agreement(plan, pa, tf, prose_pois, prose_ids or [])
-    content, content_detail = _content(plan, problem.problem_type)
+    content, content_detail = _content(plan, problem)
     factor = max(C.PLAN_MISSING_FACTOR, env * logic * agree * content)
     detail = {
         "delivered": True,

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from navworld.core.problem import Problem
@@ -22,13 +23,16 @@ from navworld.scoring import hard
 from navworld.scoring.answer_facts import AnswerFacts, extract_answer_facts
 from navworld.scoring.completeness import completeness, request_targets
 from navworld.scoring.consistency import ICResult, info_consistency
+from navworld.scoring.echo import echo_total_factor
 from navworld.scoring.fabrication import fabrication_penalty, local_fab_multiplier
 from navworld.scoring.facts import ToolFacts, extract_tool_facts
+from navworld.scoring.faithful import faithfulness
 from navworld.scoring.judge import JudgeResult, LLMJudge
 from navworld.scoring.judge_prompt import JudgeContext
 from navworld.scoring.parser import ParsedAnswer, parse_answer
 from navworld.scoring.plan_score import PlanAssessment, assess_plan, verify_answer_plan
 from navworld.scoring.profile import PROFILES, ScoringProfile, get_profile
+from navworld.scoring.scan import cjk_times, find_times
 from navworld.scoring.topic import topic_cities
 from navworld.scoring.total import combine, scoring_path
 from navworld.scoring.trace import read_trace
@@ -64,6 +68,19 @@ class Analysis:
     profile: ScoringProfile = PROFILES["s2"]
     plan: PlanAssessment | None = None
     trajectory: dict[str, Any] = field(default_factory=dict)
+    faith: tuple[float, dict[str, Any]] = (1.0, {})
+    echo: tuple[float, float] = (0.0, 1.0)
+    """``(share, factor on the total)`` (s2; the seed keeps echo inside completeness)."""
+
+
+@lru_cache(maxsize=1024)
+def _times_of(text: str) -> frozenset[str]:
+    return frozenset(t for t, _ in find_times(text)) | frozenset(t for t, _ in cjk_times(text))
+
+
+def _request_times(problem: Problem) -> frozenset[str]:
+    """The times the request itself states (deadlines such as ``15:00前到达``)."""
+    return _times_of(f"{problem.prompt}\n{problem.arrival_constraint or ''}")
 
 
 def _problem(problem: Problem | dict[str, Any]) -> Problem:
@@ -149,7 +166,9 @@ class TravelScorer:
         tf = extract_tool_facts(calls, topic, trip)
         tf.admin_names |= {c for c in (prob.origin_city, prob.destination_city) if c}
         pa = parse_answer(answer, blank_json=prof.trajectory)
-        af = extract_answer_facts(pa, tf, prob.group_size, max(1, prob.num_days - 1), prof.trajectory)
+        af = extract_answer_facts(
+            pa, tf, prob.group_size, max(1, prob.num_days - 1), prof.trajectory, _request_times(prob)
+        )
         ptype = prob.problem_type
         required = hard.required_tools(ptype, prob.required_tools)
         used = tools_used(tf, af, pa) if prof.trajectory else None
@@ -163,7 +182,9 @@ class TravelScorer:
         minimum = {"flights": C.TRANSPORT_MIN_MATCHES, "trains": C.TRANSPORT_MIN_MATCHES} if prof.request_targets else None
         ic = info_consistency(tf, af, pa.text, minimum, strict=prof.trajectory)
         targets = request_targets(prob) if prof.request_targets else None
-        comp, subs, echo = completeness(ptype, prob.num_days, required, pa, tf, af, targets, prof.normalised_echo)
+        comp, subs, echo, echo_share = completeness(
+            ptype, prob.num_days, required, pa, tf, af, targets, prof.normalised_echo
+        )
         checks["tool_info_used"] = hard.tool_info_used(ptype, ic.score, not tf.is_empty())
         local_fab, _ = local_fab_multiplier(ptype, tf, af)
         ic_adj = ic.score * local_fab
@@ -180,9 +201,21 @@ class TravelScorer:
                 counts[status] = counts.get(status, 0) + 1
             trajectory = {"statuses": counts, "notes": notes[:10], "used_tools": sorted(used or ()), **cov_detail}
         pv, assessment = self._plan(pa, prob, trace, tf, af, salt)
+        faith = (
+            faithfulness(
+                tf,
+                af,
+                checks["transport_grounded"].detail,
+                max(2, prob.group_size * max(1, prob.num_days)),
+                pa.json_span[0] if pa.json_span else -1,
+            )
+            if prof.trajectory
+            else (1.0, {})
+        )
         return Analysis(
             prob, salt, pa, tf, af, required, checks, ic, ic_adj, comp, subs, echo, local_fab, fab, fab_detail,
-            diversity, pv, prof, assessment, trajectory,
+            diversity, pv, prof, assessment, trajectory, faith,
+            (echo_share, echo_total_factor(echo_share) if prof.plan_gate else 1.0),
         )
 
     def _plan(
@@ -220,7 +253,10 @@ class TravelScorer:
         scores = dict(judged.scores) if ok and judged is not None else None
         mults = {name: c.multiplier for name, c in a.checks.items() if not c.passed}
         plan_factor = a.plan.factor if a.plan is not None else 1.0
-        t = combine(a.ic_adjusted, a.comp, a.diversity, a.fabrication, a.local_fab, mults, scores, plan_factor)
+        t = combine(
+            a.ic_adjusted, a.comp, a.diversity, a.fabrication, a.local_fab, mults, scores, plan_factor,
+            a.faith[0] * a.echo[1],
+        )
         ptype = a.problem.problem_type
         path = scoring_path(
             ptype,
@@ -275,6 +311,8 @@ class TravelScorer:
                 "ic_reason": a.ic.reason,
                 "off_topic_calls": list(a.tf.off_topic[:20]),
                 "plan_factor": t.plan_factor,
+                "faithfulness": {"factor": a.faith[0], **a.faith[1]},
+                "echo": {"share": a.echo[0], "factor": a.echo[1]},
                 "plan": dict(a.plan.detail) if a.plan is not None else {},
                 "trajectory": a.trajectory,
             },

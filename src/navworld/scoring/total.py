@@ -7,7 +7,7 @@
     llm_adjusted = llm_raw · min(1, code_total / 30)
     code_coupled = code_total · (0.7 + 0.3·min(1, llm_raw / 20))     (judged only)
     base         = max(code_coupled + llm_adjusted, 0.5·(code_total + llm_raw))
-    total        = base · Π(multipliers of failed hard constraints) · plan_factor (s2)
+    total        = base · Π(multipliers of failed hard constraints) · plan_factor · faith_factor (s2)
 """
 
 from __future__ import annotations
@@ -54,11 +54,13 @@ def combine(
     hc_multipliers: dict[str, float],
     llm_scores: dict[str, float] | None,
     plan_factor: float = 1.0,
+    faith_factor: float = 1.0,
 ) -> TotalResult:
     """Assemble the total; ``llm_scores`` is ``None`` when no judge result is available.
 
-    ``plan_factor`` (scorer s2, :mod:`navworld.scoring.plan_score`) multiplies the total like a hard
-    constraint; the ``seed`` profile passes 1.0."""
+    ``plan_factor`` (scorer s2, :mod:`navworld.scoring.plan_score`) and ``faith_factor``
+    (:mod:`navworld.scoring.faithful` times :func:`navworld.scoring.echo.echo_total_factor`)
+    multiply the total like hard constraints; the ``seed`` profile passes 1.0 for both."""
     judged = llm_scores is not None
     defense = 1.0
     if judged and llm_scores is not None:
@@ -83,7 +85,7 @@ def combine(
     hc = 1.0
     for m in hc_multipliers.values():
         hc *= m
-    total = round(min(100.0, max(0.0, base * hc * plan_factor)), 2)
+    total = round(min(100.0, max(0.0, base * hc * plan_factor * faith_factor)), 2)
     return TotalResult(
         total,
         round(ic, 4),

@@ -9,7 +9,7 @@ A call grounds facts only when it was really made and answered in this episode f
 * **topic** — the call's city arguments resolve to a trip city (:mod:`navworld.scoring.topic`);
   POIs a search returned for another city are dropped (a POI search whose results all lie in
   another city is off-topic).
-* **dates** — weather results must cover a day of the trip; flight/train searches must be for
+* **dates** — weather must be the destination's and cover a day of the trip; flight/train searches must be for
   the outbound or the return date, on the trip's city pair.
 * **relevance** — a call a planner would make: ``poi_search`` with a keyword that is more than the
   city's name, ``direction`` between two distinct places. Trivial calls still ground what they
@@ -195,9 +195,12 @@ def classify(call: ToolCallRecord, trip: Trip) -> str:
             return OFF_TOPIC
         if str(args.get("date", "")).strip() not in trip.transport_dates:
             return WRONG_DATE
-    elif call.name == "weather" and trip.dates and call.result is not None:
-        days = _weather_days(call.result)
-        if days and not set(days) & set(trip.dates):
+    elif call.name == "weather":
+        city = resolve_name(str((call.arguments or {}).get("city", "")))
+        if city is not None and trip.destination and city != trip.destination:
+            return OFF_TOPIC  # the traveller spends the trip at the destination: its weather counts
+        days = _weather_days(call.result) if call.result is not None else []
+        if trip.dates and days and not set(days) & set(trip.dates):
             return WRONG_DATE
     if _trivial(call, trip):
         return TRIVIAL

@@ -2,8 +2,7 @@
 
 A required tool counts only when a *relevant* call of it (:mod:`navworld.scoring.trajectory`)
 returned something the answer uses: a POI it returned named in the answer or the plan, a route
-distance/duration/road of ``direction`` (or plan legs, which plan verification compares with the
-routes), a weather fact, a flight/train ID (a relevant search of the other mode then counts too: it
+distance/duration/road of ``direction`` in the prose or a plan leg's distance, a weather fact, a flight/train ID (a relevant search of the other mode then counts too: it
 is the comparison the requests ask for). Presence alone (one trivial call each) earns nothing.
 """
 
@@ -36,7 +35,11 @@ def tools_used(tf: ToolFacts, af: AnswerFacts, pa: ParsedAnswer) -> frozenset[st
         any(_near(tf.route_distances, d, C.DISTANCE_MATCH_TOLERANCE, 0.0) for d, _ in af.distances)
         or any(_near({float(x) for x in tf.route_durations}, float(m), 0.0, C.DURATION_MATCH_TOLERANCE_MIN) for m, _ in af.durations)
         or af.matched_roads
-        or any(act.legs for act in pa.activities)
+        or any(
+            leg.distance and _near(tf.route_distances, leg.distance * 1000.0, C.DISTANCE_MATCH_TOLERANCE, 0.0)
+            for act in pa.activities
+            for leg in act.legs
+        )
     ):
         used.add("direction")
     if (tf.weather & af.weather) or (tf.wind & {w for w, _ in af.wind}):

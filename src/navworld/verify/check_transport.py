@@ -100,14 +100,43 @@ def _label(where: str, k: int, n: int) -> str:
     return where if n == 1 else f"{where} hop {k + 1}/{n}"
 
 
+def _by_mode(legs: list[TransportLeg]) -> list[list[TransportLeg]]:
+    """A hop cut where its main mode changes (walk legs go with the mode after them)."""
+    out: list[list[TransportLeg]] = [[]]
+    mode: str | None = None
+    for leg in legs:
+        if leg.mode != "walk" and mode is not None and leg.mode != mode:
+            out.append([])
+        if leg.mode != "walk":
+            mode = leg.mode
+        out[-1].append(leg)
+    return [part for part in out if part]
+
+
 def _transfers(cx: CheckContext) -> Iterator[tuple[str, list[TransportLeg], str]]:
-    """``(where, legs, main mode)`` of every well-shaped hop of every transfer."""
+    """``(where, legs, main mode)`` of every single-mode part of every hop. A hop mixing several
+    modes (which ``transport_shape`` flags) is checked part by part, each against its own mode's
+    route: a made-up chain cannot escape the route and fare checks, and a mode change at a place
+    the world cannot locate is a ``transport_route`` violation (see :func:`unlocated_changes`)."""
     for s in cx.steps:
         parts = hops(cx, s.act.transports)
-        for k, legs in enumerate(parts):
-            mode = main_mode(legs)
-            if mode is not None:
-                yield _label(s.where, k, len(parts)), legs, mode
+        for k, hop in enumerate(parts):
+            for legs in _by_mode(hop):
+                mode = main_mode(legs)
+                if mode is not None:
+                    yield _label(s.where, k, len(parts)), legs, mode
+
+
+def unlocated_changes(cx: CheckContext) -> Iterator[str]:
+    """Mode changes inside a hop at a place the world cannot locate (nothing to check it against)."""
+    for s in cx.steps:
+        parts = hops(cx, s.act.transports)
+        for k, hop in enumerate(parts):
+            pieces = _by_mode(hop)
+            for piece in pieces[1:]:
+                place = piece[0].start.strip()
+                if cx.lookup.locate(cx.target, place) is None:
+                    yield f"{_label(s.where, k, len(parts))}: changes mode at {place!r}, a place the world does not know"
 
 
 def _route(cx: CheckContext, legs: list[TransportLeg], mode: str) -> Route | None:
@@ -129,6 +158,7 @@ def transport_shape(cx: CheckContext) -> Iterator[str]:
 
 @check("transport_route", "transport", "each hop's distance and duration agree with the world's route (±0.5 km+15 %; 0.8×−2 … 1.5×+20 min)")
 def transport_route(cx: CheckContext) -> Iterator[str]:
+    yield from unlocated_changes(cx)
     for where, legs, mode in _transfers(cx):
         route = _route(cx, legs, mode)
         if route is None:

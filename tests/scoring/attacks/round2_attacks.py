@@ -2,10 +2,8 @@
 disagrees with a subset plan, unverifiable prices, the wrong city's facts, echo evasion.
 
 Every builder uses the honest run's real tool calls (or a real replay of them) and writes the
-answer without the planning work the score is meant to pay for. The ones s2 does not yet hold
-to ≤ 50 % of the honest answer are listed in ``known_open.KNOWN_OPEN`` (the contract skips them
-there, with the measured score, the rule that lets them through and the proposed fix — also in
-``README.md``).
+answer without the planning work the score is meant to pay for. All are asserted (≤ 50 % of
+the honest answer); ``README.md`` has each one's score before and after the fix that holds it.
 """
 
 from __future__ import annotations
@@ -65,8 +63,8 @@ def sparse_days_plan(ctx: TaskContext) -> Attack:
     """The fact list plus a plan that uses the content slacks: a meal every second day, a sight
     every third day, the hotel, correct transfers.
 
-    Targets ``PLAN_MEAL_SLACK`` / ``PLAN_SIGHT_SLACK``: half the days without a meal and two thirds
-    without a sight are free."""
+    Targeted the content slacks (half the days without a meal and two thirds without a sight were
+    free); held since by request coverage (``PLAN_CONTENT_ASKS``) and the echo factor."""
     _multi_day(ctx)
     return _fact_list_with(ctx, Slots(meal_every=2, sight_every=3, legs="world"))
 

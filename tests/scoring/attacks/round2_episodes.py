@@ -79,19 +79,8 @@ class OpenFarm:
     fix: str
 
 
-OPEN_FARMS: dict[str, OpenFarm] = {
-    "origin_city_farm": OpenFarm(
-        "Σ 0.94–1.0 vs honest 0.95–1.0 on the 9 origin tasks (above honest on task 14: 1.0 vs 0.95); "
-        "2 steps, 0.47–0.5 a step",
-        "env/shaping.py:PotentialTracker._absorb counts POIs of any topic city (the origin too), "
-        "routes between any found places and the forecast of any topic city as trip-day weather; "
-        "Φ saturates (INFO_TARGET 25 units, DIRECTION_TARGET 3) before any destination work",
-        "measure progress on the destination: POIs, routes and forecasts of the destination (the "
-        "origin only for the outbound/return legs: its stations/airports and the departure-day "
-        "weather); routes count only between destination places of the kinds the request needs "
-        "(sights, restaurants, hotels, the arrival hub)",
-    ),
-}
+OPEN_FARMS: dict[str, OpenFarm] = {}
+"""Farms s2 does not hold yet (none since the destination-only potential)."""
 
 
 def keyword_echo_injection(ctx: TaskContext) -> Attack:

@@ -48,7 +48,11 @@ def test_no_correct_fact_is_charged(name: str) -> None:
     assert all(report.hard_constraints.values()), d["constraints"]["failed"]
     transport = d["constraints"]["details"]["transport_grounded"]
     assert transport.get("fabricated", 0) == 0, transport.get("unverified_examples")
-    assert d["code_score"]["plan_factor"] == 1.0, d["constraints"]["plan"]
+    plan = d["constraints"]["plan"]
+    # no plan check, program or prose/plan agreement rule fires on an honest plan (content may dip
+    # below 1 where an answer leaves an asked meal unbooked, e.g. t016's free meals)
+    assert plan["env_factor"] == plan["logic_factor"] == plan["agreement_factor"] == 1.0, plan
+    assert d["code_score"]["plan_factor"] >= 0.95, plan
 
 
 @pytest.mark.parametrize("name", CASES)
