@@ -1,0 +1,49 @@
+"""Shared helpers of the framework-integration tests (real libraries, real processes, 127.0.0.1 only)."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+SALT = "integrations"
+SEVEN = list(range(7))
+"""One task per problem type (``task_id % 7``)."""
+NAVWORLD = [sys.executable, "-c", "from navworld.cli import main; main()"]
+"""The ``navworld`` CLI of this interpreter."""
+
+
+def require(module: str) -> ModuleType:
+    """Import a framework, or skip — unless ``NAVWORLD_CI_REQUIRE`` names it (then a missing one fails).
+
+    ``.ci/run`` sets ``NAVWORLD_CI_REQUIRE`` in each venv to the frameworks installed there, so
+    an integration test can never be skipped silently in CI.
+    """
+    required = {m.strip() for m in os.environ.get("NAVWORLD_CI_REQUIRE", "").split(",") if m.strip()}
+    if module in required:
+        return importlib.import_module(module)
+    return pytest.importorskip(module)
+
+
+def child_env(**extra: str) -> dict[str, str]:
+    """The environment of a navworld subprocess: this one, the tests' salt, the sandbox world."""
+    env = {k: v for k, v in os.environ.items() if k != "NAVWORLD_WORLD"}
+    env.update(NAVWORLD_SALT=SALT, **extra)
+    return env
+
+
+def reference_eval(tasks: list[int], out: Path, salt: str = SALT) -> dict[int, dict[str, Any]]:
+    """``navworld eval --agent reference`` in a subprocess: its result rows by task id."""
+    spec = ",".join(str(t) for t in tasks)
+    cmd = [*NAVWORLD, "eval", "--agent", "reference", "--tasks", spec, "--salt", salt, "--out", str(out), "--json"]
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=600, env=child_env(), check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    rows = [json.loads(line) for line in (out / "results.jsonl").read_text(encoding="utf-8").splitlines() if line]
+    return {int(r["task_id"]): r for r in rows}
