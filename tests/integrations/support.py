@@ -47,3 +47,53 @@ def reference_eval(tasks: list[int], out: Path, salt: str = SALT) -> dict[int, d
     assert done.returncode == 0, done.stderr[-2000:]
     rows = [json.loads(line) for line in (out / "results.jsonl").read_text(encoding="utf-8").splitlines() if line]
     return {int(r["task_id"]): r for r in rows}
+
+
+def free_port() -> int:
+    """A port that was free a moment ago on 127.0.0.1."""
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class ServedProcess:
+    """A navworld server started as a real subprocess on 127.0.0.1, stopped on exit."""
+
+    def __init__(self, args: list[str], port: int, health: str = "/health", timeout: float = 60.0) -> None:
+        self.args, self.port, self.health, self.timeout = args, port, health, timeout
+        self.proc: subprocess.Popen[str] | None = None
+
+    @property
+    def url(self) -> str:
+        """``http://127.0.0.1:PORT``."""
+        return f"http://127.0.0.1:{self.port}"
+
+    def __enter__(self) -> ServedProcess:
+        import time
+        import urllib.request
+
+        self.proc = subprocess.Popen(self.args, env=child_env(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                     text=True)
+        deadline = time.monotonic() + self.timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"server exited: {self.proc.stderr.read()[-2000:] if self.proc.stderr else ''}")
+            try:
+                with urllib.request.urlopen(self.url + self.health, timeout=2) as resp:
+                    if resp.status == 200:
+                        return self
+            except OSError:
+                time.sleep(0.1)
+        self.__exit__(None, None, None)
+        raise RuntimeError("server did not start in time")
+
+    def __exit__(self, *exc: object) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
