@@ -61,8 +61,11 @@ def free_port() -> int:
 class ServedProcess:
     """A navworld server started as a real subprocess on 127.0.0.1, stopped on exit."""
 
-    def __init__(self, args: list[str], port: int, health: str = "/health", timeout: float = 60.0) -> None:
+    def __init__(self, args: list[str], port: int, health: str = "/health", timeout: float = 60.0,
+                 accept_status: bool = False) -> None:
+        """``accept_status``: any HTTP answer on ``health`` means ready (an MCP endpoint answers GET with 4xx)."""
         self.args, self.port, self.health, self.timeout = args, port, health, timeout
+        self.accept_status = accept_status
         self.proc: subprocess.Popen[str] | None = None
 
     @property
@@ -72,6 +75,7 @@ class ServedProcess:
 
     def __enter__(self) -> ServedProcess:
         import time
+        import urllib.error
         import urllib.request
 
         self.proc = subprocess.Popen(self.args, env=child_env(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
@@ -84,6 +88,10 @@ class ServedProcess:
                 with urllib.request.urlopen(self.url + self.health, timeout=2) as resp:
                     if resp.status == 200:
                         return self
+            except urllib.error.HTTPError:
+                if self.accept_status:
+                    return self
+                time.sleep(0.1)
             except OSError:
                 time.sleep(0.1)
         self.__exit__(None, None, None)
