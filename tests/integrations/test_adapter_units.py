@@ -12,7 +12,13 @@ from hypothesis import strategies as st
 
 from navworld.core.errors import ConfigError
 from navworld.integrations.common import make_actor, task_list
-from navworld.server.responses_items import ItemError, input_messages, output_items, response_object, stream_events
+from navworld.server.responses_items import (
+    ItemError,
+    input_messages,
+    output_items,
+    response_object,
+    stream_events,
+)
 
 JSON = st.recursive(
     st.none() | st.booleans() | st.integers() | st.text(max_size=20),
