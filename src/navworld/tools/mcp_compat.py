@@ -17,6 +17,7 @@ Both majors publish the same tools with the same schemas, texts, structured cont
 from __future__ import annotations
 
 import contextlib
+import inspect
 import re
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
@@ -128,16 +129,22 @@ async def serve_stdio(server: Any) -> None:
         await server.run(read_stream, write_stream, server.create_initialization_options())
 
 
+def _accepted(fn: Any, options: dict[str, Any]) -> dict[str, Any]:
+    params = inspect.signature(fn).parameters
+    return {k: v for k, v in options.items() if k in params}
+
+
 def streamable_http_app(server: Any, *, path: str = "/mcp", host: str = "127.0.0.1", **options: Any) -> Any:
     """The streamable-HTTP ASGI app of ``server`` at ``path``.
 
-    ``options`` go to the SDK where it has them (2.x: ``streamable_http_app`` keywords such as
-    ``json_response``, ``stateless_http``, ``session_idle_timeout``; 1.x: the session manager's
-    ``json_response`` / ``stateless``); unknown ones are ignored on 1.x. On a loopback ``host``
-    DNS-rebinding protection allows loopback names only, as in both SDKs' own servers.
+    ``options`` (``json_response``, ``stateless_http``, ``session_idle_timeout``, ``max_sessions``,
+    ``max_request_body_size`` …) go to the SDK where the installed one has them (2.x:
+    ``Server.streamable_http_app``; 1.x: the session manager) and are dropped where it has not.
+    On a loopback ``host`` DNS-rebinding protection allows loopback names only, as in both SDKs.
     """
     if MCP_MAJOR >= 2:
-        return server.streamable_http_app(streamable_http_path=path, host=host, **options)
+        return server.streamable_http_app(**_accepted(server.streamable_http_app,
+                                                      {"streamable_http_path": path, "host": host, **options}))
     from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
     from mcp.server.transport_security import TransportSecuritySettings
     from starlette.applications import Starlette
@@ -150,11 +157,10 @@ def streamable_http_app(server: Any, *, path: str = "/mcp", host: str = "127.0.0
             allowed_hosts=["127.0.0.1:*", "localhost:*", "[::1]:*"],
             allowed_origins=["http://127.0.0.1:*", "http://localhost:*", "http://[::1]:*"],
         )
+    if "stateless_http" in options:
+        options["stateless"] = options.pop("stateless_http")
     manager = StreamableHTTPSessionManager(
-        app=server,
-        json_response=bool(options.get("json_response", False)),
-        stateless=bool(options.get("stateless_http", options.get("stateless", False))),
-        security_settings=security,
+        app=server, security_settings=security, **_accepted(StreamableHTTPSessionManager.__init__, options)
     )
 
     class _Endpoint:
