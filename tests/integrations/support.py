@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import importlib
 import json
 import os
 import subprocess
 import sys
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
@@ -20,16 +18,19 @@ NAVWORLD = [sys.executable, "-c", "from navworld.cli import main; main()"]
 """The ``navworld`` CLI of this interpreter."""
 
 
-def require(module: str) -> ModuleType:
-    """Import a framework, or skip — unless ``NAVWORLD_CI_REQUIRE`` names it (then a missing one fails).
+def needs(module: str) -> pytest.MarkDecorator:
+    """Skip a test module whose framework is not installed, without importing it at collection.
 
-    ``.ci/run`` sets ``NAVWORLD_CI_REQUIRE`` in each venv to the frameworks installed there, so
-    an integration test can never be skipped silently in CI.
+    (Importing every framework while collecting would grow the heap of the whole run.) Where
+    ``NAVWORLD_CI_REQUIRE`` names the framework, a missing one is a collection error instead.
     """
+    import importlib.util
+
     required = {m.strip() for m in os.environ.get("NAVWORLD_CI_REQUIRE", "").split(",") if m.strip()}
-    if module in required:
-        return importlib.import_module(module)
-    return pytest.importorskip(module)
+    missing = importlib.util.find_spec(module) is None
+    if missing and module in required:
+        raise RuntimeError(f"NAVWORLD_CI_REQUIRE names {module!r}, which is not installed")
+    return pytest.mark.skipif(missing, reason=f"needs {module}")
 
 
 def child_env(**extra: str) -> dict[str, str]:

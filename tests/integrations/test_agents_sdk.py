@@ -14,9 +14,9 @@ from navworld.tasks.generator import ProblemGenerator
 from navworld.tools.registry import TOOL_NAMES
 from navworld.world.sandbox import SandboxWorld
 
-from .support import NAVWORLD, SALT, child_env, require
+from .support import NAVWORLD, SALT, child_env, needs
 
-pytestmark = [pytest.mark.slow, pytest.mark.timeout(300)]
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(300), needs("agents")]
 
 TASK = 3
 
@@ -25,7 +25,6 @@ TASK = 3
 async def test_agents_sdk_default_settings_one_task(reference_server: Any, world: SandboxWorld,
                                                     eval_scores: dict[int, float],
                                                     monkeypatch: pytest.MonkeyPatch, streamed: bool) -> None:
-    require("agents")
     from agents.mcp import MCPServerStdio
     from openai import AsyncOpenAI
 

@@ -12,11 +12,9 @@ from typing import Any
 
 import pytest
 
-from .support import NAVWORLD, SALT, SEVEN, ServedProcess, child_env, free_port, require
+from .support import NAVWORLD, SALT, SEVEN, ServedProcess, child_env, free_port, needs
 
-pytestmark = [pytest.mark.slow, pytest.mark.timeout(300)]
-
-require("inspect_ai")
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(300), needs("inspect_ai")]
 
 
 @pytest.fixture(scope="module")

@@ -8,16 +8,11 @@ from typing import Any
 import pytest
 
 from navworld.tools.registry import TOOL_NAMES
+from tests.tools.test_mcp import CALLS
 
-from .support import NAVWORLD, ServedProcess, child_env, free_port, require
+from .support import NAVWORLD, ServedProcess, child_env, free_port, needs
 
-pytestmark = [pytest.mark.slow, pytest.mark.timeout(300)]
-
-require("langchain_mcp_adapters")
-
-from langchain_mcp_adapters.client import MultiServerMCPClient  # noqa: E402
-
-from tests.tools.test_mcp import CALLS  # noqa: E402
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(300), needs("langchain_mcp_adapters")]
 
 
 def _text(result: Any) -> str:
@@ -31,7 +26,7 @@ def _text(result: Any) -> str:
     return str(result)
 
 
-async def _exercise(client: MultiServerMCPClient) -> None:
+async def _exercise(client: Any) -> None:
     tools = await client.get_tools()
     assert [t.name for t in tools] == list(TOOL_NAMES)
     by_name = {t.name: t for t in tools}
@@ -42,6 +37,8 @@ async def _exercise(client: MultiServerMCPClient) -> None:
 
 
 async def test_stdio() -> None:
+    from langchain_mcp_adapters.client import MultiServerMCPClient
+
     env = child_env()
     client = MultiServerMCPClient({"navworld": {"command": NAVWORLD[0], "args": [*NAVWORLD[1:], "mcp"],
                                                 "env": env, "transport": "stdio"}})
@@ -49,6 +46,8 @@ async def test_stdio() -> None:
 
 
 async def test_streamable_http() -> None:
+    from langchain_mcp_adapters.client import MultiServerMCPClient
+
     port = free_port()
     with ServedProcess([*NAVWORLD, "mcp", "--transport", "http", "--port", str(port)], port, health="/mcp",
                        accept_status=True):

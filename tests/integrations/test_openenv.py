@@ -11,20 +11,9 @@ from typing import Any
 
 import pytest
 
-from .support import SALT, SEVEN, ServedProcess, free_port, require
+from .support import SALT, SEVEN, ServedProcess, free_port, needs
 
-pytestmark = [pytest.mark.slow, pytest.mark.timeout(300)]
-
-require("openenv")
-
-from openai import AsyncOpenAI  # noqa: E402
-
-from navworld.integrations.openenv import (  # noqa: E402
-    NavworldAction,
-    NavworldEnvClient,
-    NavworldEnvironment,
-    NavworldObservation,
-)
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(300), needs("openenv")]
 
 
 @pytest.fixture(scope="module")
@@ -35,8 +24,10 @@ def served() -> Any:
         yield proc
 
 
-async def play(base_url: str, task_id: int, policy: AsyncOpenAI) -> dict[str, Any]:
+async def play(base_url: str, task_id: int, policy: Any) -> dict[str, Any]:
     """One episode over OpenEnv's WebSocket protocol; the policy is the chat-completions endpoint."""
+    from navworld.integrations.openenv import NavworldAction, NavworldEnvClient, NavworldObservation
+
     async with NavworldEnvClient(base_url=base_url, message_timeout_s=120) as env:
         result = await env.reset(task_id=task_id)
         obs = result.observation
@@ -62,6 +53,8 @@ async def play(base_url: str, task_id: int, policy: AsyncOpenAI) -> dict[str, An
 
 
 async def test_openenv_client_plays_seven_tasks_four_at_a_time(served: Any, eval_scores: dict[int, float]) -> None:
+    from openai import AsyncOpenAI
+
     policy = AsyncOpenAI(base_url=served.url + "/v1", api_key="unused", max_retries=0)
     gate = asyncio.Semaphore(4)
 
@@ -82,6 +75,8 @@ async def test_openenv_client_plays_seven_tasks_four_at_a_time(served: Any, eval
 
 
 async def test_bad_actions_and_isolation(served: Any) -> None:
+    from navworld.integrations.openenv import NavworldAction, NavworldEnvClient
+
     async with NavworldEnvClient(base_url=served.url) as a, NavworldEnvClient(base_url=served.url) as b:
         ra = await a.reset(task_id=1)
         rb = await b.reset(seed=3)  # seed indexes the served task list (0:7)
@@ -102,6 +97,7 @@ async def test_bad_actions_and_isolation(served: Any) -> None:
 
 def test_in_process_sync_api(world: Any) -> None:
     from navworld.env.actor import Actor
+    from navworld.integrations.openenv import NavworldAction, NavworldEnvironment
 
     env = NavworldEnvironment(Actor(world=world, salt=SALT), tasks="5:7")
     obs = env.reset()

@@ -17,15 +17,9 @@ from navworld.agents.messages import MAX_TOOL_STEPS
 from navworld.env.actor import MAX_FORCED_PROMPTS
 from navworld.tools.registry import TOOL_NAMES, get_tool
 
-from .support import SALT, ServedProcess, free_port, require
+from .support import SALT, ServedProcess, free_port, needs
 
-pytestmark = [pytest.mark.slow, pytest.mark.timeout(300)]
-
-require("openenv")
-
-from openai import OpenAI  # noqa: E402
-
-from navworld.integrations.trl import dataset_rows, environment_factory, final_text, reward_func  # noqa: E402
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(300), needs("openenv")]
 
 
 @pytest.fixture(scope="module")
@@ -37,6 +31,8 @@ def served() -> Any:
 
 
 def test_tool_methods_mirror_the_registry() -> None:
+    from navworld.integrations.trl import environment_factory
+
     cls = environment_factory("http://127.0.0.1:1")
     public = [n for n, _ in inspect.getmembers(cls, inspect.isfunction) if not n.startswith("_") and n != "reset"]
     assert sorted(public) == sorted(TOOL_NAMES)
@@ -50,7 +46,7 @@ def test_tool_methods_mirror_the_registry() -> None:
         assert "Args:" in doc and all(f"{p}:" in doc for p in schema["properties"]), name
 
 
-def _rollout(env: Any, row: dict[str, Any], policy: OpenAI, tools: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _rollout(env: Any, row: dict[str, Any], policy: Any, tools: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """What GRPOTrainer does for one generation: generate, run tool calls as methods, repeat."""
     assert env.reset(**row) is None
     messages = list(row["prompt"])
@@ -77,6 +73,10 @@ def _rollout(env: Any, row: dict[str, Any], policy: OpenAI, tools: list[dict[str
 
 
 def test_grpo_style_rollouts_through_openenv(served: Any, eval_rows: dict[int, dict[str, Any]]) -> None:
+    from openai import OpenAI
+
+    from navworld.integrations.trl import dataset_rows, environment_factory, final_text, reward_func
+
     rows = dataset_rows("0:7", salt=SALT)
     assert [r["task_id"] for r in rows] == list(range(7)) and rows[0]["prompt"][1]["role"] == "user"
     # TRL runs one tool call per navworld step, so the reference agent (the policy here) replays its
@@ -105,6 +105,8 @@ def test_grpo_style_rollouts_through_openenv(served: Any, eval_rows: dict[int, d
 
 def test_calls_past_the_step_budget(served: Any) -> None:
     """A policy that keeps calling tools: 15 steps run, then refusals, then the episode ends unanswered."""
+    from navworld.integrations.trl import environment_factory, reward_func
+
     env = environment_factory(served.url)()
     env.reset(task_id=2)
     texts = []

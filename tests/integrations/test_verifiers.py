@@ -15,14 +15,11 @@ from typing import Any
 import pytest
 
 from navworld.tools.registry import TOOL_NAMES
+from tests.tools.test_mcp import CALLS
 
-from .support import NAVWORLD, SALT, SEVEN, ServedProcess, child_env, free_port, require
+from .support import NAVWORLD, SALT, SEVEN, ServedProcess, child_env, free_port, needs
 
-pytestmark = [pytest.mark.slow, pytest.mark.timeout(300)]
-
-require("verifiers")
-
-from tests.tools.test_mcp import CALLS  # noqa: E402
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(300), needs("verifiers")]
 
 
 @pytest.fixture(scope="module")
