@@ -23,6 +23,9 @@ ALLOWED: dict[str, set[str]] = {
     "env": {"core", "world", "tools", "tasks", "dsl", "verify", "scoring", "agents"},
     "runner": {"core", "world", "tools", "tasks", "dsl", "verify", "scoring", "agents", "env"},
     "server": {"core", "world", "tools", "tasks", "dsl", "verify", "scoring", "agents", "env"},
+    # The top layer: adapters to other frameworks may import anything; nothing imports them.
+    "integrations": {"core", "world", "tools", "tasks", "dsl", "verify", "scoring", "agents", "env", "runner",
+                     "server"},
 }
 
 
@@ -52,3 +55,13 @@ def test_imports_point_one_way() -> None:
 def test_core_models_import_nothing_of_ours_but_core() -> None:
     for path in (PACKAGE / "core").glob("*.py"):
         assert all(m.startswith("navworld.core") for m in _imports(path)), path.name
+
+
+def test_nothing_imports_the_integrations() -> None:
+    bad = [
+        "/".join(path.relative_to(PACKAGE).parts)
+        for path in sorted(PACKAGE.rglob("*.py"))
+        if path.relative_to(PACKAGE).parts[0] != "integrations"
+        and any(m.startswith("navworld.integrations") for m in _imports(path))
+    ]
+    assert not bad, bad

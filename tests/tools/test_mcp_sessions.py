@@ -2,7 +2,7 @@
 
 A real uvicorn serves :func:`navworld.tools.mcp_sessions.http_app` on a free 127.0.0.1 port; a
 hoarding client opens sessions with raw ``initialize`` requests and never closes them, while the
-real ``mcp.Client`` (another client) keeps being served.
+real SDK client (another client, through :mod:`navworld.tools.mcp_compat`) keeps being served.
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ import anyio
 import httpx2
 import pytest
 import uvicorn
-from mcp import Client
 
+from navworld.tools.mcp_compat import MCP_MAJOR, connect
 from navworld.tools.mcp_server import build_server
 from navworld.tools.mcp_sessions import SessionGuard, SessionLimits, http_app
 from navworld.world.sandbox import SandboxWorld
@@ -56,9 +56,9 @@ async def _open(http: httpx2.AsyncClient, url: str, client: str) -> httpx2.Respo
 
 
 async def _tool_call_works(url: str, mode: str = "legacy") -> None:
-    async with Client(url, mode=mode) as client:  # type: ignore[arg-type]
+    async with connect(url, mode=mode if MCP_MAJOR >= 2 else None) as client:
         result = await client.call_tool("weather", WEATHER)
-        assert not result.is_error and "2025-03-01" in result.content[0].text
+        assert not result.is_error and "2025-03-01" in result.text
 
 
 def test_defaults_are_lower_than_the_sdks_and_configurable(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import json
 import os
+from typing import Any
 
-import httpx2
 import openai
+
+from navworld.agents.openai_compat import TRANSPORT_ERRORS
 
 __all__ = [
     "KEY_ENV_VARS",
@@ -220,7 +222,7 @@ def classify_error(exc: BaseException, api_key: str | None, endpoint: str | None
     msg = redact(str(exc) or type(exc).__name__, api_key)
     if isinstance(exc, openai.APITimeoutError):
         return ChatError("timeout", f"no response{where} in time ({msg})", retryable=True)
-    if isinstance(exc, openai.APIConnectionError | httpx2.TransportError):
+    if isinstance(exc, (openai.APIConnectionError, *TRANSPORT_ERRORS)):
         cause = redact(_cause(exc), api_key)
         detail = f"{msg} ({cause})" if cause and cause not in msg else msg
         return ChatError("connection", f"cannot reach{where or ' the endpoint'}: {detail}", retryable=True)
@@ -255,7 +257,7 @@ def classify_error(exc: BaseException, api_key: str | None, endpoint: str | None
     return ChatError("client_error", f"{type(exc).__name__}: {_clip(msg)}")
 
 
-def retry_after(response: httpx2.Response | None) -> float | None:
+def retry_after(response: Any) -> float | None:
     """Seconds from a ``Retry-After`` (or ``retry-after-ms``) header, if present and numeric."""
     if response is None:
         return None

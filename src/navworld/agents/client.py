@@ -1,4 +1,4 @@
-"""A thin OpenAI-compatible chat client over ``openai>=3`` ``AsyncOpenAI``.
+"""A thin OpenAI-compatible chat client over ``openai`` (2.x or 3.x) ``AsyncOpenAI``.
 
 What it adds on top of the SDK (whose own retries are switched off):
 
@@ -43,7 +43,6 @@ import weakref
 from dataclasses import dataclass
 from typing import Any
 
-import httpx2
 from openai import AsyncOpenAI
 
 from navworld.agents.chat_calls import EmptyStreamError, NotStreamed, plain_call, stream_call
@@ -60,6 +59,7 @@ from navworld.agents.chat_errors import (
     resolve_api_key,
 )
 from navworld.agents.chat_results import ChatResult, Usage
+from navworld.agents.openai_compat import sdk_timeout
 from navworld.agents.wire import wire_messages
 from navworld.core.urls import public_url
 
@@ -133,7 +133,7 @@ def _shared_sdk_client(base_url: str, api_key: str, connect_timeout: float) -> A
             api_key=api_key,
             base_url=base_url,
             max_retries=0,
-            timeout=httpx2.Timeout(DEFAULT_CALL_TIMEOUT, connect=connect_timeout),
+            timeout=sdk_timeout(DEFAULT_CALL_TIMEOUT, connect_timeout),
         )
         per_loop[key] = client
     return client

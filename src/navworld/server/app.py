@@ -51,7 +51,11 @@ __all__ = ["ROUTER_HOOKS", "create_app"]
 
 log = logging.getLogger(__name__)
 
-ROUTER_HOOKS: tuple[str, ...] = ("navworld.server.reference_route", "navworld.server.openai_compat")
+ROUTER_HOOKS: tuple[str, ...] = (
+    "navworld.server.reference_route",
+    "navworld.server.responses_route",
+    "navworld.server.openai_compat",
+)
 """HOOK: modules whose ``create_router(actor)`` / ``router`` is mounted when importable
 (the reference agent's ``POST /v1/chat/completions`` goes here)."""
 

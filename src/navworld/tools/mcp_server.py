@@ -1,4 +1,4 @@
-"""MCP server of the six tools (mcp 2.x low-level ``Server`` fed from the tool registry).
+"""MCP server of the six tools (a low-level ``Server`` fed from the tool registry).
 
 The input schemas are exactly the registry's JSON schemas (the same the OpenAI tool list uses).
 A call returns the rendered text as one ``TextContent`` plus ``structured_content`` = the
@@ -7,6 +7,9 @@ text. The server never crashes on bad input. MCP sessions have **no per-episode 
 (unlimited calls): budgets belong to evaluation episodes, not to a tool server. Over HTTP the
 number of sessions is bounded (cap, per-client share, idle timeout; see
 :mod:`navworld.tools.mcp_sessions`).
+
+Works on ``mcp`` 1.x (≥ 1.24) and 2.x: the version-specific parts live in
+:mod:`navworld.tools.mcp_compat`.
 """
 
 from __future__ import annotations
@@ -14,10 +17,8 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-import mcp.types as types
-from mcp.server import Server
-
 from navworld.core.versions import PACKAGE_VERSION
+from navworld.tools import mcp_compat
 from navworld.tools.mcp_sessions import SessionLimits, http_app
 from navworld.tools.registry import all_tools, call_tool
 from navworld.world.base import WorldBackend
@@ -32,47 +33,29 @@ INSTRUCTIONS = (
 )
 
 
-def build_server(world: WorldBackend | None = None, *, world_spec: str | None = None, salt: str | None = None) -> Server[Any]:
+def build_server(world: WorldBackend | None = None, *, world_spec: str | None = None, salt: str | None = None) -> Any:
     """A low-level MCP ``Server`` serving the six tools on ``world`` (default: ``get_world``)."""
     if world is None:
         from navworld.world import get_world
 
         world = get_world(world_spec, salt)
     backend = world
-    tools = [
-        types.Tool(name=s.name, description=s.description, input_schema=s.json_schema()) for s in all_tools()
-    ]
+    tools = [mcp_compat.ToolDef(s.name, s.description, s.json_schema()) for s in all_tools()]
 
-    async def list_tools(ctx: Any, params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
-        return types.ListToolsResult(tools=tools)
+    async def call(name: str, arguments: dict[str, Any]) -> mcp_compat.ToolReply:
+        result = await call_tool(name, arguments, backend)
+        return mcp_compat.ToolReply(result.text, result.data if result.ok else None, not result.ok)
 
-    async def call(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
-        result = await call_tool(params.name, params.arguments or {}, backend)
-        return types.CallToolResult(
-            content=[types.TextContent(type="text", text=result.text)],
-            structured_content=result.data if result.ok else None,
-            is_error=not result.ok,
-        )
-
-    return Server(
-        "navworld",
-        version=PACKAGE_VERSION,
-        instructions=INSTRUCTIONS,
-        on_list_tools=list_tools,
-        on_call_tool=call,
-    )
+    return mcp_compat.make_server("navworld", PACKAGE_VERSION, INSTRUCTIONS, tools, call)
 
 
-async def run_stdio(server: Server[Any]) -> None:
+async def run_stdio(server: Any) -> None:
     """Serve ``server`` over stdin/stdout until the client disconnects."""
-    from mcp.server.stdio import stdio_server
-
-    async with stdio_server() as (read_stream, write_stream):
-        await server.run(read_stream, write_stream, server.create_initialization_options())
+    await mcp_compat.serve_stdio(server)
 
 
 async def run_http(
-    server: Server[Any], host: str = "127.0.0.1", port: int = 8765, path: str = "/mcp", limits: SessionLimits | None = None
+    server: Any, host: str = "127.0.0.1", port: int = 8765, path: str = "/mcp", limits: SessionLimits | None = None
 ) -> None:
     """Serve ``server`` over streamable HTTP at ``http://host:port/mcp`` (uvicorn), with the
     session limits of :mod:`navworld.tools.mcp_sessions` (cap, per-client share, idle timeout)."""

@@ -28,7 +28,6 @@ by an ``X-Client-Id`` header).
 
 from __future__ import annotations
 
-import inspect
 import json
 import logging
 import os
@@ -38,6 +37,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from navworld.core.clients import client_identity
+from navworld.tools import mcp_compat
 
 __all__ = ["SessionGuard", "SessionLimits", "http_app"]
 
@@ -253,17 +253,17 @@ class SessionGuard:
 def http_app(server: Any, host: str = "127.0.0.1", path: str = "/mcp", limits: SessionLimits | None = None) -> SessionGuard:
     """The streamable HTTP app of ``server`` (an MCP low-level ``Server``) with session limits.
 
-    The SDK gets the same cap, idle timeout and body limit (where its ``streamable_http_app``
-    accepts them), so its sessions end when the guard forgets them.
+    The SDK gets the same cap, idle timeout and body limit (where the installed ``mcp`` accepts
+    them; :func:`navworld.tools.mcp_compat.streamable_http_app`), so its sessions end when the
+    guard forgets them.
     """
     limits = limits or SessionLimits.from_env()
     options: dict[str, Any] = {
-        "streamable_http_path": path,
+        "path": path,
         "host": host,
         "max_sessions": limits.max_sessions,
         "session_idle_timeout": limits.idle_timeout,
         "max_request_body_size": limits.max_body_bytes,
     }
-    accepted = inspect.signature(server.streamable_http_app).parameters
-    app = server.streamable_http_app(**{k: v for k, v in options.items() if k in accepted})
+    app = mcp_compat.streamable_http_app(server, **options)
     return SessionGuard(app, limits)
