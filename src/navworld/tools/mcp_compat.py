@@ -230,10 +230,10 @@ class ToolClient:
         r = await self.session.call_tool(name, arguments)
         content = list(r.content or [])
         text = "\n".join(getattr(c, "text", "") for c in content if getattr(c, "type", "") == "text")
-        structured = getattr(r, "structured_content", None)
-        if structured is None:
-            structured = getattr(r, "structuredContent", None)
-        is_error = bool(getattr(r, "is_error", None) or getattr(r, "isError", None))
+        fields = getattr(type(r), "model_fields", {})  # v2 renamed the fields (the old names warn)
+        snake = "is_error" in fields or "structured_content" in fields
+        structured = getattr(r, "structured_content" if snake else "structuredContent", None)
+        is_error = bool(getattr(r, "is_error" if snake else "isError", None))
         return ToolOutcome(text, structured, is_error, content)
 
 
