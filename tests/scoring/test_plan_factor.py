@@ -82,3 +82,24 @@ def test_no_plan_keeps_at_most_a_fifth(honest: dict[int, Any], task: int) -> Non
     report = scorer.score(problem, trace, answer[: answer.index("```json")])
     assert report.code_score.plan_factor == 0.2 and report.total <= 0.2 * report.code_score.subtotal + 0.01
     assert report.total <= 0.21 * base
+
+
+@pytest.mark.parametrize("task", TASKS)
+def test_several_plans_are_read_by_the_worst(honest: dict[int, Any], task: int) -> None:
+    problem, trace, answer = honest[task]
+    scorer = TravelScorer(salt=SALT)
+    base = scorer.score(problem, trace, answer)
+    m = _FENCE.search(answer)
+    assert m is not None
+    # the same plan once more (a model repeating its block) is one plan: no plan-factor change
+    again = answer + "\n\n" + m.group(0)
+    same = scorer.score(problem, trace, again)
+    assert same.constraints["plan_factor"] == base.constraints["plan_factor"]
+    assert "plans_in_answer" not in same.constraints["plan"]
+    # a defective plan before the good one: the answer is read by the defective one
+    bad = _with_plan(answer, _room_short)
+    hedged = answer[: m.start()] + _FENCE.search(bad).group(0) + "\n\n" + answer[m.start() :]  # type: ignore[union-attr]
+    worst = scorer.score(problem, trace, hedged)
+    alone = scorer.score(problem, trace, bad)
+    assert worst.constraints["plan"]["plans_in_answer"] == 2
+    assert worst.constraints["plan_factor"] == alone.constraints["plan_factor"] < base.constraints["plan_factor"]

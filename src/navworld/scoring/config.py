@@ -344,6 +344,9 @@ PLAN_CONTENT_MIN_COVER: Final = 0.25
 """A coverage counts at least this (an ask entirely missing halves the factor, two quarter it)."""
 PLAN_CONTENT_MIN_STAY_HOURS: Final[dict[str, float]] = {"sights": 2.0, "meals": 4.0}
 """A day trip is asked a sight when it stays 2 h between arrival and departure, a meal from 4 h."""
+MAX_OTHER_PLANS: Final = 3
+"""s2: an answer with several distinct JSON plans is read by the worst of them (the prompt asks for
+exactly one; hedging across plans gets nothing); at most this many others are verified."""
 PLAN_AGREEMENT_VERB_WINDOW: Final = 8
 """Characters before a name searched for the scheduling verb (within the clause)."""
 

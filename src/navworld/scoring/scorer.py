@@ -9,6 +9,7 @@ with ``error`` set (and is logged, since it is a bug).
 
 from __future__ import annotations
 
+import json
 import logging
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -20,6 +21,7 @@ from navworld.core.seeding import current_salt
 from navworld.core.versions import SCORER_VERSION
 from navworld.scoring import config as C
 from navworld.scoring import hard
+from navworld.scoring import patterns as P
 from navworld.scoring.answer_facts import AnswerFacts, extract_answer_facts
 from navworld.scoring.completeness import completeness, request_targets
 from navworld.scoring.consistency import ICResult, info_consistency
@@ -71,6 +73,40 @@ class Analysis:
     faith: tuple[float, dict[str, Any]] = (1.0, {})
     echo: tuple[float, float] = (0.0, 1.0)
     """``(share, factor on the total)`` (s2; the seed keeps echo inside completeness)."""
+
+
+def _other_plans(pa: ParsedAnswer) -> list[str]:
+    """The fenced JSON plans of the answer other than the one read, distinct by content (at most
+    ``MAX_OTHER_PLANS``)."""
+    if pa.json_span is None:
+        return []
+    seen = {_plan_key(pa.plan)}
+    out: list[str] = []
+    for m in P.JSON_FENCE.finditer(pa.raw):
+        if (m.start(), m.end()) == pa.json_span:
+            continue
+        try:
+            obj = json.loads(m.group(1))
+        except (ValueError, RecursionError):
+            continue
+        if not isinstance(obj, dict) or not isinstance(obj.get("itinerary"), list):
+            continue
+        key = _plan_key(obj)
+        if key not in seen:
+            seen.add(key)
+            out.append(m.group(0))
+            if len(out) >= C.MAX_OTHER_PLANS:
+                break
+    return out
+
+
+def _plan_key(plan: object) -> str:
+    return json.dumps(plan, sort_keys=True, ensure_ascii=False, default=str)
+
+
+def _blank_spans(text: str, span: tuple[int, int] | None) -> str:
+    """``text`` without any fenced JSON block (the prose the plans share)."""
+    return P.JSON_FENCE.sub("", text) if span is not None else text
 
 
 @lru_cache(maxsize=1024)
@@ -236,7 +272,19 @@ class TravelScorer:
             prose_pois = {n: ps for n, ps in prose_pois.items() if ps}
         lo = pa.json_span[0] if pa.json_span is not None else len(pa.text)
         ids = [(i, p) for i, p in af.flights + af.trains if p < lo]
-        return pv, assess_plan(plan, pv, prob, pa, tf, prose_pois, ids)
+        assessment = assess_plan(plan, pv, prob, pa, tf, prose_pois, ids)
+        others = _other_plans(pa)
+        for block in others:
+            # the prompt asks for one plan: an answer hedging across several is read by its worst
+            variant = _blank_spans(pa.raw, pa.json_span) + "\n" + block
+            pa_v = parse_answer(variant, blank_json=True)
+            plan_v, pv_v = verify_answer_plan(variant, prob, grounding, salt, self.world)
+            other = assess_plan(plan_v, pv_v, prob, pa_v, tf, prose_pois, ids)
+            if other.factor < assessment.factor:
+                pv, assessment = pv_v, other
+        if others:
+            assessment.detail["plans_in_answer"] = len(others) + 1
+        return pv, assessment
 
     def _judge_context(self, a: Analysis) -> JudgeContext:
         plan = dict(a.plan.detail) if a.plan is not None else None

@@ -34,7 +34,10 @@ from .steps import JUNK, STEP_ATTACKS, actor_reused_ids, step_rewards
 
 TYPES = ("intercity", "multiday", "hybrid", "single_poi", "food_tour", "business", "family_study")
 JUNK_MEAN_MAX = 0.2
-NO_GAIN_CLASS = "padding and format"
+NO_GAIN = frozenset({"cite_every_price"})
+"""Attacks that are the complete honest answer plus an appendix of true facts: they did the planning
+work, so the bound is "never beats the honest answer" (every other padding attack — repetition,
+dumps, several plans — is held to ≤ 50 %)."""
 ONE_PER_TYPE = TASKS[:7]
 
 
@@ -78,9 +81,7 @@ def test_attack_scores_at_most_half_the_honest_answer(
     honest = honest_total(task_id)
     report = code_scorer.score(ctx.problem, trace, answer)
     assert report.error is None
-    if ATTACKS[name].cls == NO_GAIN_CLASS:
-        # the honest answer padded (repeated, dumps appended, every price listed, extra plans): it did
-        # the planning work, so it must simply never beat the honest answer
+    if name in NO_GAIN:
         assert report.total <= honest + 0.01, (name, task_id, report.total, honest)
         return
     assert report.total <= 0.5 * honest, (
