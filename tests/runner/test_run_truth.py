@@ -148,3 +148,14 @@ def test_breakdown_tree_puts_failures_first_and_says_no_judge() -> None:
     text = "\n".join(render_text(root))
     assert "no judge (code-only score, max 50)" in text and "llm_score" not in text
     assert "✗ format_valid" in text
+
+
+def test_breakdown_says_when_one_cited_figure_matches_several_tool_facts() -> None:
+    """Distances count the tool facts a cited figure is near; the tree must not print "28/21 matched"."""
+    row = {"report": {"total": 50.0, "code_score": {"subtotal": 50.0, "info_consistency": 25.0, "ic_categories": {
+        "pois": {"tool": 58, "answer": 21, "matched": 21, "score": 1.0},
+        "distances": {"tool": 35, "answer": 21, "matched": 28, "score": 1.0}}}}}
+    text = "\n".join(render_text(breakdown(row)))
+    assert "pois: 21/21 matched · 58 in tools" in text
+    assert "distances: 21 cited, 28 tool facts matched · 35 in tools" in text
+    assert "28/21" not in text

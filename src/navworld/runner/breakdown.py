@@ -86,7 +86,11 @@ def _code(report: dict[str, Any]) -> Node:
             continue
         score = cat.get("score")
         ok = None if not cat.get("answer") else bool(isinstance(score, int | float) and score >= 0.5)
-        value = f"{cat.get('matched', 0)}/{cat.get('answer', 0)} matched · {cat.get('tool', 0)} in tools"
+        matched, cited = cat.get("matched", 0), cat.get("answer", 0)
+        # distances and durations count the tool facts an answer's figure is near (one cited distance
+        # can match several): say so instead of printing "28/21 matched"
+        head = f"{matched}/{cited} matched" if matched <= cited else f"{cited} cited, {matched} tool facts matched"
+        value = f"{head} · {cat.get('tool', 0)} in tools"
         ic.children.append(Node(name, value, ok, note=f"score {_num(score)}"))
     completeness = Node("completeness", f"{_num(code.get('completeness'))} / 25")
     for name, value in (code.get("comp_subscores") or {}).items():
