@@ -39,6 +39,9 @@ CLASSES = (
     "prose/plan disagreement",
     "fabricated transfers",
     "fabricated facts",
+    "unparsed numerals",
+    "plan without prose",
+    "hidden text",
 )
 """The attack classes, in the order of the issue's table (then the ones this suite added)."""
 

@@ -1,0 +1,193 @@
+"""Third attack round on scorer s2: numerals the fact readers do not parse, plans without prose,
+fabrications hidden in non-plan code blocks, and plan-level reshuffles.
+
+Every builder keeps the honest run's real calls (or a real subset) and edits the answer.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from typing import Any
+
+from .context import Attack, TaskContext
+from .registry import attack, honest_with
+from .writers import join_plan, split_plan
+
+__all__ = ["cn_number"]
+
+_DIGITS = "零一二三四五六七八九"
+
+
+def cn_number(n: int) -> str:
+    """``n`` (0 ≤ n < 100000) in Chinese numerals: 198 → 一百九十八, 3005 → 三千零五."""
+    if n == 0:
+        return "零"
+    units = [(10000, "万"), (1000, "千"), (100, "百"), (10, "十"), (1, "")]
+    out = ""
+    zero = False
+    started = False
+    for u, name in units:
+        d, n = divmod(n, u)
+        if d:
+            if zero and started:
+                out += "零"
+            out += ("" if (u == 10 and d == 1 and not started) else _DIGITS[d]) + name
+            started = True
+            zero = False
+        elif started:
+            zero = True
+    return out
+
+
+def _fake(v: int) -> int:
+    """A made-up value far from ``v`` (outside every tolerance)."""
+    return max(1, int(round(v * 0.55 + 7)))
+
+
+_PRICE = re.compile(r"(\d+)(\s*)元")
+_TIME = re.compile(r"\b(\d{1,2}):(\d{2})\b")
+_TEMP = re.compile(r"(-?\d+)℃")
+_FULL = str.maketrans("0123456789:", "０１２３４５６７８９：")
+
+
+def _prose_edit(ctx: TaskContext, fn: Any) -> str:
+    prose, plan, after = split_plan(ctx.honest_answer)
+    return join_plan(fn(prose), plan, after)
+
+
+def _cn_price(m: re.Match[str]) -> str:
+    return cn_number(_fake(int(m.group(1)))) + "元"
+
+
+def _cn_time(m: re.Match[str]) -> str:
+    h, mi = int(m.group(1)), int(m.group(2))
+    h = (h + 2) % 24  # two hours off
+    return f"{cn_number(h)}点" + (f"{cn_number(mi)}分" if mi else "整")
+
+
+def _cn_temp(m: re.Match[str]) -> str:
+    v = int(m.group(1)) + 9
+    return ("零下" + cn_number(-v) if v < 0 else cn_number(v)) + "度"
+
+
+# =========================================================================== unparsed numerals
+
+
+@attack("unparsed numerals")
+def cn_numeral_fake_prices(ctx: TaskContext) -> Attack:
+    """The honest answer with every prose amount (``N元``) replaced by a made-up one written in
+    Chinese numerals (``198元`` → ``一百一十六元``); the JSON plan untouched.
+
+    Targets faithfulness: the prose's price claims are fabricated, but the fact readers only parse
+    Arabic digits, so no claim is read and none contradicts."""
+    return honest_with(ctx, _prose_edit(ctx, lambda t: _PRICE.sub(_cn_price, t)))
+
+
+@attack("unparsed numerals")
+def cn_numeral_fake_everything(ctx: TaskContext) -> Attack:
+    """``cn_numeral_fake_prices`` plus every prose clock time two hours off and every temperature
+    9 ℃ off, all in Chinese numerals (``09:00-17:00`` → ``十一点整-十九点整``).
+
+    Every checkable prose number is made up; none is in a form the readers parse."""
+
+    def edit(t: str) -> str:
+        t = _PRICE.sub(_cn_price, t)
+        t = _TEMP.sub(_cn_temp, t)
+        return _TIME.sub(_cn_time, t)
+
+    return honest_with(ctx, _prose_edit(ctx, edit))
+
+
+@attack("unparsed numerals")
+def fullwidth_fake_prices(ctx: TaskContext) -> Attack:
+    """Every prose amount made up (``_fake``) and written in full-width digits (``１１６元``).
+
+    Python's ``\\d`` matches full-width digits, so this should be read (a control)."""
+
+    def edit(t: str) -> str:
+        return _PRICE.sub(lambda m: str(_fake(int(m.group(1)))).translate(_FULL) + "元", t)
+
+    return honest_with(ctx, _prose_edit(ctx, edit))
+
+
+@attack("unparsed numerals")
+def zero_width_fake_prices(ctx: TaskContext) -> Attack:
+    """Every prose amount made up and a zero-width space inserted after its first digit
+    (``1\\u200b16元``): the reader sees ``16元`` or nothing."""
+
+    def one(m: re.Match[str]) -> str:
+        s = str(_fake(int(m.group(1))))
+        return (s[0] + "\u200b" + s[1:] if len(s) > 1 else s) + "元"
+
+    return honest_with(ctx, _prose_edit(ctx, lambda t: _PRICE.sub(one, t)))
+
+
+# =========================================================================== plan without prose
+
+
+@attack("plan without prose")
+def plan_only_json(ctx: TaskContext) -> Attack:
+    """One heading line and the honest JSON plan; no prose at all.
+
+    Not cheap planning (the plan is the work): measured to see what the prose is worth."""
+    _, plan, _ = split_plan(ctx.honest_answer)
+    return honest_with(ctx, join_plan(f"# {ctx.problem.destination_city}行程\n\n", plan))
+
+
+@attack("plan without prose")
+def plan_with_one_line_per_day(ctx: TaskContext) -> Attack:
+    """The honest plan plus one prose line per day naming that day's plan positions
+    (``第1天：A、B、C``), nothing else: no prices, hours, weather or budget text."""
+    _, plan, _ = split_plan(ctx.honest_answer)
+    lines = [f"# {ctx.problem.destination_city}行程"]
+    for day in plan.get("itinerary", []):
+        names = [a.get("position") or a.get("FlightID") or a.get("TrainID") or "" for a in day.get("activities", [])]
+        lines.append(f"第{day.get('day')}天：" + "、".join(n for n in names if n))
+    return honest_with(ctx, join_plan("\n".join(lines) + "\n\n", plan))
+
+
+# =========================================================================== hidden text
+
+
+@attack("hidden text")
+def fake_prose_in_text_block(ctx: TaskContext) -> Attack:
+    """The honest prose moved into a ```` ```text ```` code block with every amount made up
+    (Arabic digits), then the JSON plan.
+
+    Targets readers that skip non-JSON code blocks: the prose claims are there for a reader
+    (and the judge) but maybe not for faithfulness."""
+    prose, plan, after = split_plan(ctx.honest_answer)
+    fake = _PRICE.sub(lambda m: f"{_fake(int(m.group(1)))}{m.group(2)}元", prose)
+    return honest_with(ctx, join_plan("```text\n" + fake.strip() + "\n```\n\n", plan, after))
+
+
+@attack("hidden text")
+def fake_prices_in_html_comment(ctx: TaskContext) -> Attack:
+    """The honest answer whose prose amounts are made up in the visible text, with the true prose
+    copied inside an HTML comment.
+
+    If the comment is read as the answer's claims (and the visible fakes not), faithfulness sees
+    the true numbers only."""
+    prose, plan, after = split_plan(ctx.honest_answer)
+    fake = _PRICE.sub(lambda m: f"{_fake(int(m.group(1)))}{m.group(2)}元", prose)
+    return honest_with(ctx, join_plan(f"<!--\n{prose}\n-->\n{fake}", plan, after))
+
+
+def _rotate_days(plan: dict[str, Any]) -> dict[str, Any]:
+    p = copy.deepcopy(plan)
+    days = p.get("itinerary", [])
+    if len(days) > 1:
+        acts = [d.get("activities", []) for d in days]
+        acts = acts[1:] + acts[:1]
+        for d, a in zip(days, acts, strict=True):
+            d["activities"] = a
+    return p
+
+
+@attack("impossible plan")
+def plan_days_rotated(ctx: TaskContext) -> Attack:
+    """The honest answer with the plan's day contents rotated (day 1's activities on the last
+    day, the others one day earlier); times and day numbers as they were."""
+    prose, plan, after = split_plan(ctx.honest_answer)
+    return honest_with(ctx, join_plan(prose, _rotate_days(plan), after))
