@@ -191,3 +191,47 @@ def plan_days_rotated(ctx: TaskContext) -> Attack:
     day, the others one day earlier); times and day numbers as they were."""
     prose, plan, after = split_plan(ctx.honest_answer)
     return honest_with(ctx, join_plan(prose, _rotate_days(plan), after))
+
+
+# ---------------------------------------------------------------- Arabic digits, other notations
+
+
+@attack("unparsed numerals")
+def yen_prefix_fake_prices(ctx: TaskContext) -> Attack:
+    """Every prose amount made up and written with a prefixed currency sign (``¥116``) instead of
+    a ``元`` suffix; the plan untouched."""
+    return honest_with(ctx, _prose_edit(ctx, lambda t: _PRICE.sub(lambda m: f"¥{_fake(int(m.group(1)))}", t)))
+
+
+def _dian(m: re.Match[str]) -> str:
+    h, mi = (int(m.group(1)) + 2) % 24, int(m.group(2))
+    return f"{h}点" + ("半" if mi >= 30 else "")
+
+
+@attack("unparsed numerals")
+def dian_fake_times_and_temps(ctx: TaskContext) -> Attack:
+    """Every prose clock time two hours off written ``11点`` / ``11点半`` and every temperature
+    9 ℃ off written ``10度``; prices untouched (Arabic digits throughout)."""
+
+    def edit(t: str) -> str:
+        t = _TEMP.sub(lambda m: f"{int(m.group(1)) + 9}度", t)
+        return _TIME.sub(_dian, t)
+
+    return honest_with(ctx, _prose_edit(ctx, edit))
+
+
+@attack("unparsed numerals")
+def cn_numeral_thin_plan(ctx: TaskContext) -> Attack:
+    """``thin_plan_world_legs``'s plan (one meal, one sight a day, correct legs) under the honest
+    prose with every amount, time and temperature made up in Chinese numerals.
+
+    Is the unparsed prose worth more than the fact list the thin plan had before?"""
+    from .registry import honest_results
+    from .thin_plans import Slots, thin_plan
+
+    prose, _, after = split_plan(ctx.honest_answer)
+    plan = thin_plan(ctx, honest_results(ctx), Slots(legs="world"))
+    t = _PRICE.sub(_cn_price, prose)
+    t = _TEMP.sub(_cn_temp, t)
+    t = _TIME.sub(_cn_time, t)
+    return honest_with(ctx, join_plan(t, plan, after))
