@@ -10,7 +10,7 @@ import copy
 import re
 from typing import Any
 
-from .context import Attack, TaskContext
+from .context import Attack, NotApplicable, TaskContext
 from .registry import attack, honest_with
 from .writers import join_plan, split_plan
 
@@ -188,7 +188,9 @@ def _rotate_days(plan: dict[str, Any]) -> dict[str, Any]:
 @attack("impossible plan")
 def plan_days_rotated(ctx: TaskContext) -> Attack:
     """The honest answer with the plan's day contents rotated (day 1's activities on the last
-    day, the others one day earlier); times and day numbers as they were."""
+    day, the others one day earlier); times and day numbers as they were (multi-day tasks)."""
+    if ctx.problem.num_days < 2:
+        raise NotApplicable("a one-day task: nothing to rotate")
     prose, plan, after = split_plan(ctx.honest_answer)
     return honest_with(ctx, join_plan(prose, _rotate_days(plan), after))
 
@@ -220,18 +222,42 @@ def dian_fake_times_and_temps(ctx: TaskContext) -> Attack:
     return honest_with(ctx, _prose_edit(ctx, edit))
 
 
-@attack("unparsed numerals")
-def cn_numeral_thin_plan(ctx: TaskContext) -> Attack:
-    """``thin_plan_world_legs``'s plan (one meal, one sight a day, correct legs) under the honest
-    prose with every amount, time and temperature made up in Chinese numerals.
-
-    Is the unparsed prose worth more than the fact list the thin plan had before?"""
+@attack("prose/plan disagreement")
+def honest_prose_thin_world_plan(ctx: TaskContext) -> Attack:
+    """The honest prose (unchanged) over ``thin_plan_world_legs``'s plan: one meal and one sight a
+    day with the world's routes, the cheapest hotel, the intercity legs (the control of
+    ``cn_numeral_thin_plan``: is it the numerals or the thin plan that pays?)."""
     from .registry import honest_results
     from .thin_plans import Slots, thin_plan
 
     prose, _, after = split_plan(ctx.honest_answer)
+    return honest_with(ctx, join_plan(prose, thin_plan(ctx, honest_results(ctx), Slots(legs="world")), after))
+
+
+_INVISIBLE = "\ufe00"
+"""VARIATION SELECTOR-1: renders as nothing after a CJK character and is no control character."""
+
+
+def _cloak(prose: str, names: set[str]) -> str:
+    for name in sorted(names, key=len, reverse=True):
+        if len(name) > 1:
+            prose = prose.replace(name, _INVISIBLE.join(name))
+    return prose
+
+
+@attack("hidden text")
+def cloaked_prose_thin_plan(ctx: TaskContext) -> Attack:
+    """``honest_prose_thin_world_plan`` with every POI name the thin plan does not book cloaked by
+    an invisible variation selector after its first character (``上\ufe00海博物馆``): a reader
+    sees the full honest itinerary, the prose/plan agreement rule sees no name it could miss."""
+    from .registry import honest_results
+    from .thin_plans import Slots, thin_plan
+    from .writers import poi_records
+
+    prose, honest_plan, after = split_plan(ctx.honest_answer)
     plan = thin_plan(ctx, honest_results(ctx), Slots(legs="world"))
-    t = _PRICE.sub(_cn_price, prose)
-    t = _TEMP.sub(_cn_temp, t)
-    t = _TIME.sub(_cn_time, t)
-    return honest_with(ctx, join_plan(t, plan, after))
+    booked = {a.get("position") for d in plan.get("itinerary", []) for a in d.get("activities", [])}
+    names = {a.get("position") for d in honest_plan.get("itinerary", []) for a in d.get("activities", [])}
+    for _, _, text in honest_results(ctx):
+        names |= {r.get("name") for r in poi_records(text)}
+    return honest_with(ctx, join_plan(_cloak(prose, {n for n in names if n} - booked), plan, after))
