@@ -40,7 +40,6 @@ CLASSES = (
     "fabricated transfers",
     "fabricated facts",
     "unparsed numerals",
-    "plan without prose",
     "hidden text",
 )
 """The attack classes, in the order of the issue's table (then the ones this suite added)."""

@@ -42,7 +42,7 @@ def cn_number(n: int) -> str:
 
 def _fake(v: int) -> int:
     """A made-up value far from ``v`` (outside every tolerance)."""
-    return max(1, int(round(v * 0.55 + 7)))
+    return max(1, round(v * 0.55 + 7))
 
 
 _PRICE = re.compile(r"(\d+)(\s*)元")
@@ -109,42 +109,6 @@ def fullwidth_fake_prices(ctx: TaskContext) -> Attack:
         return _PRICE.sub(lambda m: str(_fake(int(m.group(1)))).translate(_FULL) + "元", t)
 
     return honest_with(ctx, _prose_edit(ctx, edit))
-
-
-@attack("unparsed numerals")
-def zero_width_fake_prices(ctx: TaskContext) -> Attack:
-    """Every prose amount made up and a zero-width space inserted after its first digit
-    (``1\\u200b16元``): the reader sees ``16元`` or nothing."""
-
-    def one(m: re.Match[str]) -> str:
-        s = str(_fake(int(m.group(1))))
-        return (s[0] + "\u200b" + s[1:] if len(s) > 1 else s) + "元"
-
-    return honest_with(ctx, _prose_edit(ctx, lambda t: _PRICE.sub(one, t)))
-
-
-# =========================================================================== plan without prose
-
-
-@attack("plan without prose")
-def plan_only_json(ctx: TaskContext) -> Attack:
-    """One heading line and the honest JSON plan; no prose at all.
-
-    Not cheap planning (the plan is the work): measured to see what the prose is worth."""
-    _, plan, _ = split_plan(ctx.honest_answer)
-    return honest_with(ctx, join_plan(f"# {ctx.problem.destination_city}行程\n\n", plan))
-
-
-@attack("plan without prose")
-def plan_with_one_line_per_day(ctx: TaskContext) -> Attack:
-    """The honest plan plus one prose line per day naming that day's plan positions
-    (``第1天：A、B、C``), nothing else: no prices, hours, weather or budget text."""
-    _, plan, _ = split_plan(ctx.honest_answer)
-    lines = [f"# {ctx.problem.destination_city}行程"]
-    for day in plan.get("itinerary", []):
-        names = [a.get("position") or a.get("FlightID") or a.get("TrainID") or "" for a in day.get("activities", [])]
-        lines.append(f"第{day.get('day')}天：" + "、".join(n for n in names if n))
-    return honest_with(ctx, join_plan("\n".join(lines) + "\n\n", plan))
 
 
 # =========================================================================== hidden text
@@ -261,3 +225,36 @@ def cloaked_prose_thin_plan(ctx: TaskContext) -> Attack:
     for _, _, text in honest_results(ctx):
         names |= {r.get("name") for r in poi_records(text)}
     return honest_with(ctx, join_plan(_cloak(prose, {n for n in names if n} - booked), plan, after))
+
+
+def _cloak_cjk(text: str) -> str:
+    return "".join(ch + _INVISIBLE if "\u4e00" <= ch <= "\u9fff" else ch for ch in text)
+
+
+@attack("raw tool output reformatted")
+def cloaked_dump_honest_plan(ctx: TaskContext) -> Attack:
+    """Every tool result verbatim with an invisible U+FE00 after each CJK character (digits and
+    ASCII untouched), then the honest JSON plan: the dump reads as the raw tool text, the echo
+    rule's shingles match nothing."""
+    from .registry import honest_results
+
+    _, plan, _ = split_plan(ctx.honest_answer)
+    dump = "\n\n".join(_cloak_cjk(text) for _, _, text in honest_results(ctx))
+    head = f"# {ctx.problem.destination_city}行程\n\n"
+    return honest_with(ctx, join_plan(head + dump + "\n\n", plan))
+
+
+_VERBS = re.compile(r"(?:游览|参观|前往|打卡|游玩|入住|住在|下榻|乘坐|搭乘)(?=「)")
+
+
+@attack("prose/plan disagreement")
+def verbless_prose_thin_plan(ctx: TaskContext) -> Attack:
+    """``honest_prose_thin_world_plan`` with the scheduling verb dropped before every quoted name
+    (``- 09:25–10:55 游览「豫园」`` → ``- 09:25–10:55 「豫园」``): the same visible itinerary, no
+    name the agreement rule reads as scheduled."""
+    from .registry import honest_results
+    from .thin_plans import Slots, thin_plan
+
+    prose, _, after = split_plan(ctx.honest_answer)
+    plan = thin_plan(ctx, honest_results(ctx), Slots(legs="world"))
+    return honest_with(ctx, join_plan(_VERBS.sub("", prose), plan, after))
