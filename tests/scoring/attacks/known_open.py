@@ -73,6 +73,18 @@ KNOWN_OPEN: dict[str, OpenAttack] = {
         "as honest_prose_thin_world_plan: scheduled = named on a timed line / in a day section, no verb needed",
         _ALL,
     ),
+    "unplanned_prose_thin_plan": OpenAttack(
+        "hybrid 90–98 %, business 91 %, intercity 86–92 %, single_poi 81–87 %, family_study 10–95 %, "
+        "food_tour 45–60 %, multiday 41–53 % — no planning anywhere",
+        _AGREE_RULE + "; the prose's schedule (slot times vs opening hours, order, distances) is never "
+        "checked, only the plan is; completeness' day_structure/attractions/dining credit day headers and "
+        "POI mentions; the echo factor (scoring/echo.py) sees 10–26 % near-verbatim text; "
+        "config.PLAN_CONTENT_ASKS: one sight and one meal a day is 0.92–1.0 content on these types",
+        "make the prose's itinerary a claim about the plan: every POI named on a timed line or in a "
+        "第N天/Day N section must be booked by the plan on that day (all kinds, no verb needed; "
+        "ALTERNATIVE_WORDS before it exempt it), missing share × PLAN_AGREEMENT_EXTRA_WEIGHT",
+        _ALL,
+    ),
     "cloaked_prose_thin_plan": OpenAttack(
         "single_poi 67–94 %, business 42–93 %, intercity 29–85 %, hybrid 63–83 %, family_study 67–81 %, "
         "food_tour 54–59 %, multiday 34–52 %",

@@ -258,3 +258,50 @@ def verbless_prose_thin_plan(ctx: TaskContext) -> Attack:
     prose, _, after = split_plan(ctx.honest_answer)
     plan = thin_plan(ctx, honest_results(ctx), Slots(legs="world"))
     return honest_with(ctx, join_plan(_VERBS.sub("", prose), plan, after))
+
+
+_SLOTS = ("09:00–11:00", "11:30–12:30", "13:00–15:00", "15:30–17:00", "18:00–19:00")
+_SLOT_KIND = ("attraction", "restaurant", "attraction", "attraction", "restaurant")
+
+
+@attack("prose/plan disagreement")
+def unplanned_prose_thin_plan(ctx: TaskContext) -> Attack:
+    """No planning anywhere: ``thin_plan_world_legs``'s plan under a prose "itinerary" written by
+    filling five fixed time slots a day (09:00 sight, 11:30 meal, 13:00 and 15:30 sights, 18:00
+    meal) from the tool results in result order, each line the POI's fact line without a verb; the
+    weather and the flight/train lines; a total that is the plan's.
+
+    Targets the prose credit (IC, completeness, judge) with a schedule nobody checked (times
+    against opening hours, distances, order) while only the thin plan is verified."""
+    from .judge_attacks import plan_cost
+    from .registry import honest_results
+    from .thin_plans import Slots, poi_pools, thin_plan
+    from .writers import _poi_line, _transport_lines, _weather_lines, ok_texts
+
+    results = honest_results(ctx)
+    plan = thin_plan(ctx, results, Slots(legs="world"))
+    pools = poi_pools(results)
+    booked = [a for d in plan.get("itinerary", []) for a in d.get("activities", [])]
+    hotel = next((a.get("position") for a in booked if a.get("type") == "accommodation"), None)
+    p = ctx.problem
+    out = [f"# {p.destination_city}{p.num_days}日行程（预算 {p.budget}元）", ""]
+    if hotel:
+        out.append(f"住宿：「{hotel}」")
+    cursor = {"attraction": 0, "restaurant": 0}
+    for day in range(max(1, p.num_days)):
+        out.append(f"### 第{day + 1}天")
+        for slot, kind in zip(_SLOTS, _SLOT_KIND, strict=True):
+            pool = pools.get(kind) or []
+            if not pool:
+                continue
+            rec = pool[cursor[kind] % len(pool)]
+            cursor[kind] += 1
+            out.append(f"- {slot} {_poi_line(rec, False)}")
+        out.append("")
+    for name, text in ok_texts(results):
+        if name == "weather":
+            out += [f"- {x}" for x in _weather_lines(text, False)]
+        elif name in ("search_flights", "search_train_tickets"):
+            out += [f"- {x}" for x in _transport_lines(text, False)[:2]]
+    out.append(f"费用合计 {plan_cost(plan):.0f}元，在预算 {p.budget}元之内。")
+    return honest_with(ctx, join_plan("\n".join(out) + "\n\n", plan))
