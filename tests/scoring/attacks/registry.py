@@ -39,6 +39,8 @@ CLASSES = (
     "prose/plan disagreement",
     "fabricated transfers",
     "fabricated facts",
+    "unparsed numerals",
+    "hidden text",
 )
 """The attack classes, in the order of the issue's table (then the ones this suite added)."""
 
