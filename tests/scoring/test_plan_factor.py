@@ -103,3 +103,61 @@ def test_several_plans_are_read_by_the_worst(honest: dict[int, Any], task: int) 
     alone = scorer.score(problem, trace, bad)
     assert worst.constraints["plan"]["plans_in_answer"] == 2
     assert worst.constraints["plan_factor"] == alone.constraints["plan_factor"] < base.constraints["plan_factor"]
+
+
+def _unbooked_sight(problem: Any, trace: list[dict[str, Any]], answer: str) -> str:
+    """A sight or restaurant the tools returned that the plan does not book."""
+    from navworld.scoring.facts import extract_tool_facts
+    from navworld.scoring.trace import read_trace
+
+    tf = extract_tool_facts(read_trace(trace))
+    m = _FENCE.search(answer)
+    assert m is not None
+    booked = {a.get("position") for d in json.loads(m.group(1))["itinerary"] for a in d["activities"]}
+    names = [n for n, e in tf.pois.items() if e.kind in ("attraction", "restaurant") and n not in booked and len(n) >= 4]
+    assert names, "the trace returned no spare place"
+    return sorted(names)[0]
+
+
+def _insert_before_plan(answer: str, line: str) -> str:
+    m = _FENCE.search(answer)
+    assert m is not None
+    return answer[: m.start()] + line + "\n\n" + answer[m.start() :]
+
+
+@pytest.mark.parametrize("task", TASKS)
+def test_a_timed_prose_slot_the_plan_lacks_costs_a_little(honest: dict[int, Any], task: int) -> None:
+    """A slot of the prose schedule (``16:00–17:00 X``, no verb) that the plan forgot is a prose/plan
+    disagreement: noticed, but one item costs a little, not half; a time *after* the name (its
+    opening hours) or an alternative offered before it schedules nothing."""
+    problem, trace, answer = honest[task]
+    scorer = TravelScorer(salt=SALT)
+    base = scorer.score(problem, trace, answer)
+    sight = _unbooked_sight(problem, trace, answer)
+    forgot = scorer.score(problem, trace, _insert_before_plan(answer, f"- 16:00–17:00 「{sight}」"))
+    plan = forgot.constraints["plan"]
+    assert plan["agreement_factor"] < 1.0 and sight in plan["prose_only"]
+    assert forgot.total >= 0.8 * base.total, (forgot.total, base.total, plan)
+    for line in (f"- 「{sight}」：开放时间 08:00-17:00", f"- 16:00 如果下雨，可改去「{sight}」", f"- 16:00 在「{sight}」附近散步"):
+        other = scorer.score(problem, trace, _insert_before_plan(answer, line))
+        assert other.constraints["plan"]["agreement_factor"] == base.constraints["plan"]["agreement_factor"], line
+
+
+@pytest.mark.parametrize("task", TASKS)
+def test_the_prose_day_of_a_sight_must_be_the_plans(honest: dict[int, Any], task: int) -> None:
+    """The plan's days rotated under the honest prose's 第N天 sections: every sight and restaurant is on
+    another day than the prose says, which the agreement reads as a trip the plan does not book."""
+    problem, trace, answer = honest[task]
+
+    def rotate(plan: dict[str, Any]) -> dict[str, Any]:
+        days = plan["itinerary"]
+        acts = [d["activities"] for d in days]
+        for d, a in zip(days, acts[1:] + acts[:1], strict=True):
+            d["activities"] = a
+        return plan
+
+    scorer = TravelScorer(salt=SALT)
+    base = scorer.score(problem, trace, answer).total
+    report = scorer.score(problem, trace, _with_plan(answer, rotate))
+    assert report.constraints["plan"]["prose_other_day"]
+    assert report.total <= 0.5 * base

@@ -313,10 +313,14 @@ PLAN_BUDGET_MIN_SEVERITY: Final = 0.1
 0.1, at most 1 (a plan 2 % over loses a tenth of what a plan 20 % over loses)."""
 PLAN_AGREEMENT_UNNAMED_WEIGHT: Final = 0.3
 """s2: share of the plan's places/trains/flights the prose never names × 0.3."""
-PLAN_AGREEMENT_EXTRA_WEIGHT: Final = 0.7
-"""s2: share of the sights, hotels, flights and trains the prose schedules or recommends (a verb such
-as 游览/入住/乘坐/推荐 right before the name, with no alternative offered before it on its line) that the
-plan lacks × 0.7 (prose describing a trip the plan does not book)."""
+PLAN_AGREEMENT_EXTRA_WEIGHT: Final = 1.0
+PLAN_AGREEMENT_EXTRA_CONVEXITY: Final = 1.0
+"""s2: s = share of what the prose schedules or recommends that the plan lacks — sights, hotels,
+flights and trains with a verb such as 游览/入住/乘坐/推荐 right before the name, and the sight or
+restaurant that is the slot of a timed line (``09:00–11:00 X``), with no alternative offered before it
+on its line; a sight or restaurant the prose puts on day k that the plan books only on other days
+counts too. The agreement loses 1.0 · s · (1 + 1.0 · s): one item of eight costs 14 %, half of them
+75 % (prose describing a trip the plan does not book)."""
 PLAN_CONTENT_ASKS: Final[dict[str, dict[str, tuple[float, float]]]] = {
     "multiday": {"sights": (2.0, 0.0), "meals": (2.0, 0.0)},
     "hybrid": {"sights": (2.0, 0.0), "meals": (1.5, 0.0)},

@@ -272,6 +272,15 @@ LINE_SPLIT: Final = re.compile(r"\r?\n")
 VISIT_VERBS: Final = _kw(r"游览|参观|前往|打卡|游玩|逛|visit|explore|head to")
 STAY_VERBS: Final = _kw(r"入住|住在|下榻|住宿|住|推荐酒店|stay at|stay in|check in|check into")
 TAKE_VERBS: Final = _kw(r"乘坐|搭乘|推荐|首选|选择|建议|去程|返程|回程|take|board|book|recommend")
+SCHEDULE_DAY: Final = re.compile(
+    r"第\s*([0-9]{1,2}|[一二三四五六七八九十]{1,3})\s*[天日]|(?<![A-Za-z])(?:Day|DAY|day)\s*([0-9]{1,2})(?![0-9])"
+)
+"""A day marker of the prose itinerary (``第2天``, ``第二日``, ``Day 2``): the mentions after it, up to
+the next one, are that day's."""
+SCHEDULE_CLOCK: Final = re.compile(r"(?<![0-9])(?:[01]?[0-9]|2[0-3])[:：][0-5][0-9](?![0-9])")
+"""A clock time on a line: the line is a slot of the prose schedule (``- 09:00–11:00 X``)."""
+LOCATION_HINT_AFTER: Final = re.compile(r"\s*[」』”\"]?\s*(?:附近|旁边|旁|对面|周边|一带|门口|出发|nearby|near)")
+"""Right after a name: the name only says where (``在X附近午餐``, ``从X出发``), it is not the slot."""
 ALTERNATIVE_WORDS: Final = _kw(
     r"备选|可选|其他|也可|或者|或|如果|若|雨天|替代|备用|不推荐|不建议|放弃|对比|比较|alternative|option|instead|otherwise|or |if "
 )

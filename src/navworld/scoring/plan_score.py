@@ -6,9 +6,11 @@
     env    = Π_check (1 − w_check · share of the plan the check finds wrong)
     logic  = Π_program (1 − PLAN_PROGRAM_WEIGHT · g)      g = 1 for a failed program; a budget cap
                                                           grades g by the overrun (PLAN_BUDGET_GRACE)
-    agree  = 1 − w₁ · (plan entities the prose never names) − w₂ · (sights, hotels, flights and trains
-             the prose schedules or recommends — 游览/入住/乘坐 … right before the name, on a line
-             offering no alternative — that the plan lacks)
+    agree  = 1 − w₁ · (plan entities the prose never names) − w₂ · s · (1 + k · s), s = share of what the
+             prose schedules or recommends that the plan lacks: sights, hotels, flights and trains with
+             游览/入住/乘坐 … right before the name, the sight or restaurant that is the slot of a timed
+             line (``09:00–11:00 X``), on a line offering no alternative; a sight or restaurant the
+             prose puts on day k that the plan books only on other days counts as lacking
     content = how much of what the request asks the plan books: sights and lunches/dinners per
               destination day (PLAN_CONTENT_ASKS), full at PLAN_CONTENT_FULL_SHARE of the ask,
               geometric mean of the coverages
@@ -234,6 +236,74 @@ def _scheduled(prose: str, start: int, verbs: re.Pattern[str]) -> bool:
     return not P.ALTERNATIVE_WORDS.search(prose, line_start, start)
 
 
+_CN_DIGITS = {c: i for i, c in enumerate("零一二三四五六七八九")}
+
+
+def _day_number(token: str) -> int:
+    """``"3"`` / ``"三"`` / ``"十二"`` → 3 / 3 / 12 (0 when unreadable)."""
+    if token.isdigit():
+        return int(token)
+    if "十" in token:
+        tens, _, units = token.partition("十")
+        return (_CN_DIGITS.get(tens, 0) if tens else 1) * 10 + (_CN_DIGITS.get(units, 0) if units else 0)
+    return _CN_DIGITS.get(token, 0)
+
+
+def _day_marks(prose: str) -> list[tuple[int, int]]:
+    """``(position, day)`` of every day marker of the prose itinerary, in order."""
+    out = []
+    for m in P.SCHEDULE_DAY.finditer(prose):
+        day = _day_number(m.group(1) or m.group(2) or "")
+        if day > 0:
+            out.append((m.start(), day))
+    return out
+
+
+def _day_at(marks: list[tuple[int, int]], pos: int) -> int | None:
+    """The prose day a mention at ``pos`` belongs to (the last marker before it), if any."""
+    day = None
+    for start, d in marks:
+        if start > pos:
+            break
+        day = d
+    return day
+
+
+def _slot_mentions(prose: str, prose_pois: dict[str, list[int]], tf: ToolFacts) -> dict[str, list[int]]:
+    """Sights and restaurants that are the slot of a timed line of the prose schedule (the first
+    such name on a line with a clock time, not a location hint, no alternative offered before it):
+    a schedule needs no verb (``- 09:00–11:00 「X」`` schedules X as much as ``09:00 游览X``)."""
+    by_line: dict[int, tuple[int, str]] = {}
+    for name, positions in prose_pois.items():
+        entry = tf.pois[name]
+        if entry.kind not in ("attraction", "restaurant"):
+            continue
+        whole = [v for v in entry.variants if v not in entry.halves]
+        for p in positions:
+            # a half of a name (``两家早茶楼``) is too weak to say which place a slot is
+            if p >= len(prose) or not any(prose.startswith(v, p) for v in whole):
+                continue
+            line_start = prose.rfind("\n", 0, p) + 1
+            if line_start in by_line and by_line[line_start][0] <= p:
+                continue
+            by_line[line_start] = (p, name)
+    out: dict[str, list[int]] = {}
+    for line_start, (p, name) in by_line.items():
+        # the slot's time comes before its name (``09:00–11:00 X``); a time after it is the place's
+        # own (opening hours ``X：免费，08:00-17:00``, a table's hours column)
+        clock = P.SCHEDULE_CLOCK.search(prose, line_start, p)
+        if clock is None or P.ALTERNATIVE_WORDS.search(prose, line_start, p):
+            continue
+        if P.OPENING_BEFORE.search(prose, max(line_start, clock.start() - C.OPENING_WINDOW), clock.start()):
+            continue
+        entry = tf.pois[name]
+        length = max((len(v) for v in entry.variants if prose.startswith(v, p)), default=len(name))
+        if P.LOCATION_HINT_AFTER.match(prose, p + length):
+            continue
+        out.setdefault(name, []).append(p)
+    return out
+
+
 def _agreement(
     plan: Any, pa: ParsedAnswer, tf: ToolFacts, prose_pois: dict[str, list[int]], prose_ids: list[tuple[str, int]]
 ) -> tuple[float, dict[str, Any]]:
@@ -247,19 +317,41 @@ def _agreement(
     share_unnamed = len(unnamed) / len(names) if names else 0.0
     in_plan = {a.position for a in plan.activities() if a.position}
     in_plan |= {x for a in plan.activities() for x in (a.FlightID, a.TrainID) if x}
-    scheduled: set[str] = set()
+    # the day each sight / restaurant is booked on (a prose schedule by day must match the plan's days)
+    booked_days: dict[str, set[int]] = {}
+    for i, day in enumerate(plan.itinerary):
+        number = int(day.day) if isinstance(day.day, int | float) and day.day > 0 else i + 1
+        for a in day.activities:
+            if a.position:
+                booked_days.setdefault(a.position, set()).add(number)
+    marks = _day_marks(prose) if len(plan.itinerary) > 1 else []
+    scheduled: dict[str, list[int]] = {}
     for name, positions in prose_pois.items():
         kind = tf.pois[name].kind
         verbs = P.VISIT_VERBS if kind == "attraction" else P.STAY_VERBS if kind == "hotel" else None
-        if verbs is not None and any(p < len(prose) and _scheduled(prose, p, verbs) for p in positions):
-            scheduled.add(name)
+        if verbs is None:
+            continue
+        hits = [p for p in positions if p < len(prose) and _scheduled(prose, p, verbs)]
+        if hits:
+            scheduled.setdefault(name, []).extend(hits)
+    for name, hits in _slot_mentions(prose, prose_pois, tf).items():
+        scheduled.setdefault(name, []).extend(hits)
     for tid, p in prose_ids:
         if p < len(prose) and _scheduled(prose, p, P.TAKE_VERBS):
-            scheduled.add(tid)
+            scheduled.setdefault(tid, []).append(p)
     missing = sorted(n for n in scheduled if n not in in_plan)
-    share_missing = len(missing) / len(scheduled) if scheduled else 0.0
-    factor = 1.0 - C.PLAN_AGREEMENT_UNNAMED_WEIGHT * share_unnamed - C.PLAN_AGREEMENT_EXTRA_WEIGHT * share_missing
-    return max(0.0, factor), {"unnamed_in_prose": unnamed[:10], "prose_only": missing[:10]}
+    # a sight or restaurant the prose schedules on day k that the plan books only on other days
+    moved = sorted(
+        n for n, hits in scheduled.items()
+        if n in in_plan and n in tf.pois and tf.pois[n].kind in ("attraction", "restaurant") and marks
+        and (days := {d for p in hits if (d := _day_at(marks, p)) is not None})
+        and not days & booked_days.get(n, set())
+    )
+    share_missing = (len(missing) + len(moved)) / len(scheduled) if scheduled else 0.0
+    extra = C.PLAN_AGREEMENT_EXTRA_WEIGHT * share_missing * (1.0 + C.PLAN_AGREEMENT_EXTRA_CONVEXITY * share_missing)
+    factor = 1.0 - C.PLAN_AGREEMENT_UNNAMED_WEIGHT * share_unnamed - extra
+    detail = {"unnamed_in_prose": unnamed[:10], "prose_only": missing[:10], "prose_other_day": moved[:10]}
+    return max(0.0, factor), detail
 
 
 def assess_plan(

@@ -59,32 +59,6 @@ KNOWN_OPEN: dict[str, OpenAttack] = {
         _NUMERAL_FIX,
         frozenset({"intercity", "hybrid", "single_poi", "business"}),
     ),
-    "honest_prose_thin_world_plan": OpenAttack(
-        "business 33–82 %, intercity 20–69 %, hybrid 41–58 %, single_poi 38–53 %, family_study 32–50 %",
-        _AGREE_RULE + "; config.PLAN_CONTENT_ASKS asks one meal and one sight a day of these types",
-        "a POI the prose places in the itinerary (a timed line, or a day section) is scheduled whatever "
-        "its kind or verb; restaurants included; alternative words before it still exempt it",
-        frozenset({"intercity", "hybrid", "single_poi", "business", "family_study"}),
-    ),
-    "verbless_prose_thin_plan": OpenAttack(
-        "single_poi 85–100 %, business 20–93 %, family_study 70–93 %, intercity 20–92 %, "
-        "food_tour 55–59 %, hybrid 20–58 %, multiday 51–57 %",
-        _AGREE_RULE,
-        "as honest_prose_thin_world_plan: scheduled = named on a timed line / in a day section, no verb needed",
-        _ALL,
-    ),
-    "unplanned_prose_thin_plan": OpenAttack(
-        "hybrid 90–98 %, business 91 %, intercity 86–92 %, single_poi 81–87 %, family_study 10–95 %, "
-        "food_tour 45–60 %, multiday 41–53 % — no planning anywhere",
-        _AGREE_RULE + "; the prose's schedule (slot times vs opening hours, order, distances) is never "
-        "checked, only the plan is; completeness' day_structure/attractions/dining credit day headers and "
-        "POI mentions; the echo factor (scoring/echo.py) sees 10–26 % near-verbatim text; "
-        "config.PLAN_CONTENT_ASKS: one sight and one meal a day is 0.92–1.0 content on these types",
-        "make the prose's itinerary a claim about the plan: every POI named on a timed line or in a "
-        "第N天/Day N section must be booked by the plan on that day (all kinds, no verb needed; "
-        "ALTERNATIVE_WORDS before it exempt it), missing share × PLAN_AGREEMENT_EXTRA_WEIGHT",
-        _ALL,
-    ),
     "cloaked_prose_thin_plan": OpenAttack(
         "single_poi 67–94 %, business 42–93 %, intercity 29–85 %, hybrid 63–83 %, family_study 67–81 %, "
         "food_tour 54–59 %, multiday 34–52 %",
@@ -93,14 +67,6 @@ KNOWN_OPEN: dict[str, OpenAttack] = {
         "strip every Default_Ignorable_Code_Point (U+00AD, 034F, 115F/1160, 17B4/5, 180B–180F, 200B–200F, "
         "202A–202E, 2060–206F, 3164, FE00–FE0F, FEFF, FFA0, E0000–E0FFF) from the answer before any reader",
         _ALL,
-    ),
-    "plan_days_rotated": OpenAttack(
-        "multiday 37–73 %, family_study 41–73 %",
-        "scoring/plan_score.py:_agreement: nothing compares the plan's day of an activity with the prose's day (第N天 sections) or with "
-        "the day's weather; only hotel_nights (0.25) and space_connected catch the rotation",
-        "agreement per day: a POI the prose schedules in its day N section and the plan books on "
-        "another day counts as missing (PLAN_AGREEMENT_EXTRA_WEIGHT)",
-        frozenset({"multiday", "family_study"}),
     ),
 }
 """Attacks s2 does not hold to the bound yet. ``test_attacks.py`` skips them (reason: the measured
