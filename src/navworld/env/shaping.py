@@ -70,7 +70,7 @@ class PotentialTracker:
     def __init__(self, problem: Problem, known_tools: tuple[str, ...] | None = None) -> None:
         self.problem = problem
         self.trip = trip_of(problem)
-        self.required = frozenset(required_tools(problem.problem_type, problem.required_tools))
+        self.required = frozenset(required_tools(problem.problem_type, problem.required_tools, problem.hard_logic or ()))
         extra = problem.extra if isinstance(problem.extra, dict) else {}
         self.must = frozenset(str(x) for x in extra.get("must_visit", []) or [])
         self.tools: set[str] = set()

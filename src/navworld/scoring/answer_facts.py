@@ -387,6 +387,10 @@ def extract_answer_facts(
     _prices(text, tf, pa, af, prices, layout, strict)
     find_weather(text, tf, af)
     af.roads = _roads(text, tf)
+    if strict and tf.address_roads:
+        # a road inside an address quoted from the tools (``老景德镇小吃店（朝阳路674号）``) is part of
+        # that address, not a road claim the route results must hold
+        af.roads = [(r, p) for r, p in af.roads if r in tf.roads or r not in tf.address_roads]
     for road in tf.roads:
         i = text.find(road)
         if i >= 0:

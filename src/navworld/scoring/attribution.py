@@ -163,6 +163,20 @@ def _row_entity(text: str, entities: list[Entity], ends: list[int], lo: int, hi:
     return None
 
 
+def _owner_after(text: str, pos: int, entities: list[Entity], ends: list[int]) -> Entity | None:
+    """The entity an amount qualifies when it is written before it: ``178元 的格林豪泰``,
+    ``¥38 的 G1447`` (the amount, then 的, then the name)."""
+    m = P.AMOUNT_OF_NEXT.match(text, _amount_end(text, pos))
+    if m is None:
+        return None
+    at = m.end()
+    k = bisect.bisect_right(ends, at)
+    for e in entities[k : k + 4]:
+        if at <= e.start <= at + 2 and not _reference(text, e):
+            return e
+    return None
+
+
 def _amount_end(text: str, pos: int) -> int:
     m = P.AMOUNT_AT.match(text, pos)
     return m.end() if m is not None else pos
@@ -255,6 +269,9 @@ def attribute_price(
     else:
         if text[ls : ls + 1] == "#" and P.BUDGET_WORDS.search(text, ls, pos):
             return None, DERIVED  # a budget in a title line
+        following = _owner_after(text, pos, entities, ends)
+        if following is not None:
+            return following.key, DERIVED if marked else CLAIM
         ent = _nearest(text, entities, ends, lo, pos)
         if ent is None:
             wide = text[max(ls, pos - 2 * C.ATTRIBUTION_MARK_WINDOW) : pos]

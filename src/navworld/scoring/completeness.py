@@ -165,6 +165,9 @@ def _grounded(text: str, dim: Dim, g: Grounding, days: int) -> float:
         # s2: the plan's grounded facts count as stated: full tier when the prose addresses the
         # topic (its keyword with its context anywhere), half otherwise
         topical = bool(kws) and (dim.ctx is None or dim.ctx.search(text) is not None)
+        # ... or the prose names what the plan books (a day table's 安排 column lists the sights
+        # without the word 景点): the plan and the prose say the same thing
+        topical = topical or len({k for _, k in planned} & {k for _, k in facts}) >= min(max(1, target), len(planned))
         tier = C.TIER_FULL if topical else C.TIER_PROXIMATE
         count = len(planned | set(facts))
         from_plan = dim.pts * tier * (min(1.0, count / target) if target > 0 else 1.0)
@@ -267,11 +270,13 @@ def completeness(
     af: AnswerFacts,
     targets: dict[str, Target] | None = None,
     normalised_echo: bool = False,
+    sources: dict[str, tuple[str, ...]] | None = None,
 ) -> tuple[float, dict[str, float], float]:
     """``(completeness out of 25, per-dimension points, echo multiplier, echo share)``.
 
     ``targets`` replaces dimension targets (s2: :func:`request_targets`); ``normalised_echo``
-    measures echo on normalised content (s2: :func:`navworld.scoring.echo.normalised_echo_share`)."""
+    measures echo on normalised content (s2: :func:`navworld.scoring.echo.normalised_echo_share`);
+    ``sources`` replaces dimension fact sources (s2: ``config.S2_COMPLETENESS_SOURCES``)."""
     text = pa.text
     days = max(1, num_days)
     g = Grounding(tf, af, pa if pa.blanked else None)
@@ -279,6 +284,8 @@ def completeness(
     for dim in _dims_for(problem_type, required, tf):
         if targets and dim.name in targets:
             dim = replace(dim, target=targets[dim.name])
+        if sources and dim.name in sources:
+            dim = replace(dim, sources=sources[dim.name])
         if dim.method == "days":
             pts = _days(pa, af, dim, days)
         elif dim.method == "verified":

@@ -154,7 +154,7 @@ def request_targets(problem: Any) -> dict[str, Target]:
 
     A relaxed pace (``轻松休闲``) halves the attractions a day; a program capping attractions per
     day caps the target; a food tour needs the restaurants its prompt asks for (2 a day), not a
-    fixed 5."""
+    fixed 5; a multi-day trip needs a hotel, not one per night."""
     out: dict[str, Target] = {}
     ptype = problem.problem_type
     relaxed = any(c in C.RELAXED_PACE_CONSTRAINTS for c in (problem.constraints or []))
@@ -167,6 +167,9 @@ def request_targets(problem: Any) -> dict[str, Target]:
         per_day = max(1, min(per_day, cap))
     if ptype == "multiday":
         out["attractions"] = lambda d, k=per_day: k * d
+        # the prompt asks for "具体的酒店" with its nightly price: one hotel for every night is an
+        # answer, not a hotel short per night (the seed's d − 1)
+        out["accommodation"] = lambda d: 1
     elif ptype == "hybrid":
         out["attractions"] = lambda d, k=per_day: max(k + 1, k * d)
     elif ptype == "food_tour":

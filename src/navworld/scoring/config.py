@@ -354,6 +354,16 @@ exactly one; hedging across plans gets nothing); at most this many others are ve
 PLAN_AGREEMENT_VERB_WINDOW: Final = 8
 """Characters before a name searched for the scheduling verb (within the clause)."""
 
+S2_COMPLETENESS_SOURCES: Final[dict[str, dict[str, tuple[str, ...]]]] = {
+    "intercity": {"recommendations": ("pois", "flights", "trains")},
+}
+"""s2: fact sources of a completeness dimension that differ from the seed's — an intercity answer's
+recommendation is as often the train or flight to take (``G1447 … ← pick``, ``✅ 去程：MF1502 选这个``)
+as a place."""
+
+MODE_SEARCH_TOOL: Final[dict[str, str]] = {"airplane": "search_flights", "train": "search_train_tickets"}
+"""The search tool of each intercity mode (a program fixing the mode makes the other one optional)."""
+
 FAITH_KINDS: Final = ("prices", "transport", "opening", "weather")
 FAITH_PRIOR: Final = 4
 FAITH_FARE_REL: Final = 0.02

@@ -52,6 +52,8 @@ class TextFacts:
     prices: frozenset[tuple[str, float]] = frozenset()
     durations: frozenset[int] = frozenset()
     roads: frozenset[str] = frozenset()
+    address_roads: frozenset[str] = frozenset()
+    """Roads of the POI addresses the result gave (s2: an answer quoting an address claims no road)."""
     admin_names: frozenset[str] = frozenset()
     lines: frozenset[str] = frozenset()
     weather_days: tuple[str, ...] = ()
@@ -83,6 +85,7 @@ class ToolFacts:
     prices: dict[str, set[float]] = field(default_factory=dict)
     durations: set[int] = field(default_factory=set)
     roads: set[str] = field(default_factory=set)
+    address_roads: set[str] = field(default_factory=set)
     admin_names: set[str] = field(default_factory=set)
     lines: set[str] = field(default_factory=set)
     weather_days: list[str] = field(default_factory=list)

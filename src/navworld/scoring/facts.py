@@ -130,6 +130,7 @@ def extract_tool_facts(
             tf.route_distances |= f.distances
             tf.route_durations |= f.durations
         tf.roads |= f.roads
+        tf.address_roads |= f.address_roads
         tf.admin_names |= f.admin_names
         tf.lines |= f.lines
         tf.entity_names |= f.entity_names

@@ -39,10 +39,20 @@ class Check:
     detail: dict[str, Any]
 
 
-def required_tools(problem_type: str, declared: list[str] | tuple[str, ...] | None) -> tuple[str, ...]:
-    """The problem's required tools (its own list when it has one, else the type default)."""
+def required_tools(
+    problem_type: str, declared: list[str] | tuple[str, ...] | None, programs: list[str] | tuple[str, ...] = ()
+) -> tuple[str, ...]:
+    """The problem's required tools (its own list when it has one, else the type default).
+
+    A constraint program fixing the intercity mode (``result = modes == {'airplane'}``: "fly in both
+    directions") makes the other mode's search optional: the user ruled it out."""
     known = tuple(t for t in (declared or ()) if t in C.TOOL_NAMES)
-    return known or C.REQUIRED_TOOLS_BY_TYPE.get(problem_type, C.TOOL_NAMES[:4])
+    tools = known or C.REQUIRED_TOOLS_BY_TYPE.get(problem_type, C.TOOL_NAMES[:4])
+    fixed = {m.group(1) for source in programs for m in P.MODE_FIXED_PROGRAM.finditer(source)}
+    if len(fixed) == 1:
+        ruled_out = C.MODE_SEARCH_TOOL["train" if fixed == {"airplane"} else "airplane"]
+        tools = tuple(t for t in tools if t != ruled_out)
+    return tools
 
 
 def format_valid(problem_type: str, pa: ParsedAnswer, af: AnswerFacts) -> Check:

@@ -282,15 +282,23 @@ SCHEDULE_CLOCK: Final = re.compile(r"(?<![0-9])(?:[01]?[0-9]|2[0-3])[:：][0-5][
 LOCATION_HINT_AFTER: Final = re.compile(r"\s*[」』”\"]?\s*(?:附近|旁边|旁|对面|周边|一带|门口|出发|nearby|near)")
 """Right after a name: the name only says where (``在X附近午餐``, ``从X出发``), it is not the slot."""
 ALTERNATIVE_WORDS: Final = _kw(
-    r"备选|可选|其他|也可|或者|或|如果|若|雨天|替代|备用|不推荐|不建议|放弃|对比|比较|alternative|option|instead|otherwise|or |if "
+    r"备选|可选|其他|也可|或者|或|如果|若|雨天|替代|备用|不推荐|不建议|放弃|对比|比较|可改|改住|改成|改为|换成|换到|可换|想省钱"
+    r"|alternative|option|instead|otherwise|or |if "
 )
-"""A line offering alternatives: a name scheduled there need not be in the plan."""
+"""A line offering alternatives: a name scheduled there need not be in the plan (also a section whose
+heading offers them: ``**火车（不推荐）**``, ``### 备选方案``)."""
+SECTION_HEADING: Final = re.compile(r"^[ \t]*(?:#{1,6}[ \t]+.*|\*\*[^*\n]+\*\*[ \t]*[:：]?[ \t]*)$", re.MULTILINE)
+"""A markdown heading or a line that is one bold phrase: it opens a section of the prose."""
 OPENING_BEFORE: Final = re.compile(
     r"开放|营业|开门|闭馆|关门|开园|闭园|开馆|入园时间|[Oo]pen(?:s|ing)?|[Hh]ours|[Cc]loses?"
 )
 """Right before a time (within OPENING_WINDOW): the time is an opening-hours claim."""
 OPENING_HEADER: Final = re.compile(r"开放|营业|[Oo]pen|[Hh]ours")
 """A table column of opening hours."""
+AMOUNT_OF_NEXT: Final = re.compile(r"[ \t]*(?:元|块)?(?:/晚|/人|每晚)?[ \t]*[的之][ \t]*[「『“\"*]*")
+"""Right after an amount: it qualifies the name that follows (``178元 的格林豪泰``)."""
+MODE_FIXED_PROGRAM: Final = re.compile(r"result\s*=\s*modes\s*==\s*\{\s*['\"](airplane|train)['\"]\s*\}")
+"""A constraint program fixing the intercity mode (the user flies, or takes the train, both ways)."""
 MAX_PER_DAY_PROGRAM: Final = re.compile(r"if count > ([0-9]{1,2}):")
 """The per-day cap of an "at most N attractions a day" program."""
 ECHO_DROP: Final = re.compile(r"[^\u4e00-\u9fffA-Za-z0-9]+")
@@ -321,8 +329,8 @@ KW_TIMES: Final = _kw(r"出发|到达|发车|起飞|抵达|降落|depart|arriv|l
 CTX_TIMES: Final = _kw(r"航班|车次|高铁|动车|飞机|列车|火车|机场|站|flight|train|station|airport")
 KW_PRICE: Final = _kw(r"价格|费用|票价|花费|price|fare|cost")
 CTX_PRICE: Final = _kw(r"元|二等座|一等座|经济舱|商务座|公务舱|硬卧|软卧|硬座|¥|￥|CNY|RMB|yuan|second class|economy|first class")
-KW_RECOMMEND: Final = _kw(r"推荐|建议|最佳|首选|recommend|suggest|best|pick|choose|go with")
-CTX_REASON: Final = _kw(r"因为|由于|综合|性价比|适合|考虑|相比|更|所以|because|since|cheaper|faster|compared|better|so that|which means")
+KW_RECOMMEND: Final = _kw(r"推荐|建议|最佳|首选|选这个|就选|选它|recommend|suggest|best|pick|choose|go with")
+CTX_REASON: Final = _kw(r"因为|由于|综合|性价比|适合|考虑|相比|更|所以|because|since|why|than|cheaper|faster|compared|better|so that|which means|理由|原因")
 KW_ATTRACTION: Final = _kw(r"景点|游览|参观|景区|打卡|sightseeing|visit|attraction|sight|tour|museum|park|temple|explore")
 CTX_ATTRACTION: Final = _kw(r"门票|开放|小时|时间|上午|下午|[0-9]{1,2}[:：][0-9]{2}|ticket|admission|open|hours|morning|afternoon")
 KW_DINING: Final = _kw(r"餐|吃|美食|小吃|菜|restaurant|food|lunch|dinner|breakfast|eat|meal|dish")

@@ -25,6 +25,7 @@ ground facts under the trajectory rules (no orphans, no other city, no wrong dat
 
 from __future__ import annotations
 
+import bisect
 import logging
 import re
 from collections import Counter
@@ -227,13 +228,30 @@ def _scheduled(prose: str, start: int, verbs: re.Pattern[str]) -> bool:
     right before it in the same clause, on a line that offers no alternative."""
     lo = max(0, start - C.PLAN_AGREEMENT_VERB_WINDOW)
     lead = prose[lo:start]
-    cut = max(lead.rfind(ch) for ch in "，,。；;：:\n")
+    # a table cell is a clause: ``| 去程 | Z170 |`` labels a row, it does not take the train
+    cut = max(lead.rfind(ch) for ch in "，,。；;：:\n|")
     if not verbs.search(lead[cut + 1 :]):
         return False
+    return not _alternative(prose, start)
+
+
+def _alternative(prose: str, start: int) -> bool:
+    """Whether an alternative is offered before the mention at ``start``: on its line (``备选：X``,
+    ``如果下雨可以去 X``, ``想省钱可改住 X``; words after it, ``X，也可按需调整``, exempt nothing) or in
+    the heading of its section (``**火车（不推荐）**`` over a comparison table)."""
     line_start = prose.rfind("\n", 0, start) + 1
-    # an alternative is offered before the name it concerns (``备选：X``, ``如果下雨可以去 X``); words
-    # after it (``X，也可按需调整``) exempt nothing
-    return not P.ALTERNATIVE_WORDS.search(prose, line_start, start)
+    if P.ALTERNATIVE_WORDS.search(prose, line_start, start):
+        return True
+    starts, offers = _headings(prose)
+    i = bisect.bisect_right(starts, line_start - 1) - 1
+    return i >= 0 and offers[i]
+
+
+@lru_cache(maxsize=8)
+def _headings(prose: str) -> tuple[list[int], list[bool]]:
+    """Start offsets of the prose's section headings and whether each offers alternatives."""
+    found = [(m.start(), bool(P.ALTERNATIVE_WORDS.search(m.group(0)))) for m in P.SECTION_HEADING.finditer(prose)]
+    return [a for a, _ in found], [b for _, b in found]
 
 
 _CN_DIGITS = {c: i for i, c in enumerate("零一二三四五六七八九")}
@@ -292,7 +310,7 @@ def _slot_mentions(prose: str, prose_pois: dict[str, list[int]], tf: ToolFacts) 
         # the slot's time comes before its name (``09:00–11:00 X``); a time after it is the place's
         # own (opening hours ``X：免费，08:00-17:00``, a table's hours column)
         clock = P.SCHEDULE_CLOCK.search(prose, line_start, p)
-        if clock is None or P.ALTERNATIVE_WORDS.search(prose, line_start, p):
+        if clock is None or _alternative(prose, p):
             continue
         if P.OPENING_BEFORE.search(prose, max(line_start, clock.start() - C.OPENING_WINDOW), clock.start()):
             continue

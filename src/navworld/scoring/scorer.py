@@ -206,7 +206,7 @@ class TravelScorer:
             pa, tf, prob.group_size, max(1, prob.num_days - 1), prof.trajectory, _request_times(prob)
         )
         ptype = prob.problem_type
-        required = hard.required_tools(ptype, prob.required_tools)
+        required = hard.required_tools(ptype, prob.required_tools, (prob.hard_logic or ()) if prof.trajectory else ())
         used = tools_used(tf, af, pa) if prof.trajectory else None
         checks = {
             "format_valid": hard.format_valid(ptype, pa, af),
@@ -219,7 +219,8 @@ class TravelScorer:
         ic = info_consistency(tf, af, pa.text, minimum, strict=prof.trajectory)
         targets = request_targets(prob) if prof.request_targets else None
         comp, subs, echo, echo_share = completeness(
-            ptype, prob.num_days, required, pa, tf, af, targets, prof.normalised_echo
+            ptype, prob.num_days, required, pa, tf, af, targets, prof.normalised_echo,
+            C.S2_COMPLETENESS_SOURCES.get(ptype) if prof.request_targets else None,
         )
         checks["tool_info_used"] = hard.tool_info_used(ptype, ic.score, not tf.is_empty())
         local_fab, _ = local_fab_multiplier(ptype, tf, af)

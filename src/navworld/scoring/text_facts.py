@@ -63,7 +63,7 @@ def _pois(text: str) -> dict[str, object]:
     districts = {v for b in blocks if (v := b.get("adname", "").strip())}
     admin = cities | districts
     prefixes = admin_prefixes(cities, districts)
-    pois, prices, times, dists, blocked = [], set(), set(), set(), set()
+    pois, prices, times, dists, blocked, roads = [], set(), set(), set(), set(), set()
     for b in blocks:
         name = b["name"].strip()[:60]
         if not name or name in admin:
@@ -71,6 +71,8 @@ def _pois(text: str) -> dict[str, object]:
         address = b.get("address", "").strip()
         if len(address) >= 3:
             blocked.add(address[:60])
+            # a road of a POI's address is a road the tools gave (an answer quoting the address names it)
+            roads.update(r for r, _ in road_names(address[:60]))
         for dish in P.LIST_SPLIT.split(b.get("dishes", "")):
             if len(dish := dish.strip()) >= 2:
                 blocked.add(dish[:30])
@@ -93,6 +95,7 @@ def _pois(text: str) -> dict[str, object]:
         "distances": dists,
         "admin": admin,
         "blocked": blocked,
+        "roads": roads,
     }
 
 
@@ -194,6 +197,7 @@ def extract_text_facts(tool: str, text: str) -> TextFacts:
             times=frozenset(r["times"]),  # type: ignore[arg-type]
             distances=frozenset(r["distances"]),  # type: ignore[arg-type]
             admin_names=frozenset(r["admin"]),  # type: ignore[arg-type]
+            address_roads=frozenset(r["roads"]),  # type: ignore[arg-type]
             lines=lines,
             blocked=frozenset(r["blocked"]),  # type: ignore[arg-type]
         )
