@@ -124,16 +124,25 @@ class WorldLookup:
         self._loc[key] = loc
         return loc
 
-    def route(self, origin: LngLat, destination: LngLat, mode: str, city: str | None) -> Route | None:
-        """The world's route for a plan leg mode (walk/transit/taxi/bicycling), or None."""
+    def route(self, origin: LngLat, destination: LngLat, mode: str, city: str | None = None) -> Route | None:
+        """The world's route for a plan leg mode (walk/transit/taxi/bicycling), or None.
+
+        The route is always the one the ``direction`` tool gives for the same two points: the world
+        picks the city from the coordinates by its own rule (``world.route(..., city=None)``, as every
+        ``direction`` call does), so a plan copying the tool's distance, duration and fare is checked
+        against exactly those figures. ``city`` (the plan's city) is accepted for callers' convenience
+        and ignored: passing it on would price a leg near a city border with another tariff and other
+        roads than the tool quoted (task 43: a 佛山 street whose coordinates resolve to 广州).
+        """
+        del city  # the world's city rule decides, exactly as for the direction tool
         wmode = ROUTE_MODES.get(mode, mode)
-        key = (origin, destination, wmode, city)
+        key = (origin, destination, wmode)
         if key in self._route:
             return self._route[key]
         found: Route | None = None
         if self.world is not None:
             try:
-                found = self.world.route(origin, destination, wmode, short_city(city) if city else None)
+                found = self.world.route(origin, destination, wmode, None)
             except Exception as exc:
                 log.debug("route(%r, %r, %r) failed: %s", origin, destination, wmode, exc)
         self._trim(self._route)

@@ -144,7 +144,7 @@ def _route(cx: CheckContext, legs: list[TransportLeg], mode: str) -> Route | Non
     b = cx.lookup.locate(cx.target, legs[-1].end.strip())
     if a is None or b is None:
         return None
-    return cx.lookup.route(a, b, mode, cx.target)
+    return cx.lookup.route(a, b, mode)  # the direction tool's route for these points (the world's city rule)
 
 
 @check("transport_shape", "transport", "each hop of a transfer is one mode, optionally with walk legs around it (walk/transit/walk)")
