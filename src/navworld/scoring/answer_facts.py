@@ -17,6 +17,7 @@ from navworld.scoring.answer_weather import find_weather
 from navworld.scoring.attribution import DERIVED, Entity, Layout, attribute_price, is_bound_time, sums_of
 from navworld.scoring.fact_types import AnswerFacts, ToolFacts, TransportClaim
 from navworld.scoring.facts import road_names
+from navworld.scoring.numerals import cjk_time_end, cn_prices
 from navworld.scoring.parser import ParsedAnswer
 from navworld.scoring.scan import (
     cjk_times,
@@ -89,10 +90,10 @@ def _opening_times(text: str, af: AnswerFacts, layout: Layout) -> None:
 
 
 def _times(
-    text: str, pa: ParsedAnswer, af: AnswerFacts, layout: Layout, strict: bool = False,
+    text: str, pa: ParsedAnswer, af: AnswerFacts, layout: Layout, cjk: list[tuple[str, int]], strict: bool = False,
     request_times: frozenset[str] | None = None,
 ) -> None:
-    times = sorted(af.times + cjk_times(text), key=lambda x: x[1])
+    times = sorted(af.times + cjk, key=lambda x: x[1])
     af.times = []
     for t, p in times:
         if is_bound_time(text, p, p + _time_len(text, p), t, request_times if strict else None):
@@ -114,12 +115,12 @@ def _times(
 
 
 def _time_len(text: str, p: int) -> int:
-    """Length of the time expression at ``p`` (``07:00`` / ``下午3点半``)."""
+    """Length of the time expression at ``p`` (``07:00`` / ``3点半`` / ``九点一刻``)."""
     m = P.TIME.match(text, p)
     if m is not None:
         return m.end() - p
-    m = P.CJK_TIME.match(text, p)
-    return (m.end() - p) if m is not None else 5
+    end = cjk_time_end(text, p)
+    return (end - p) if end is not None else 5
 
 
 def _mention_len(text: str, pos: int, variants: tuple[str, ...]) -> int:
@@ -320,17 +321,33 @@ def _id_segment(text: str, layout: Layout, end: int, next_id: int) -> int:
     return other.start() if other else seg_end
 
 
-def _claims(text: str, pa: ParsedAnswer, af: AnswerFacts, layout: Layout, strict: bool = False) -> None:
+def _segment_times(
+    text: str, cjk: list[tuple[str, int]], cjk_at: list[int], end: int, seg_end: int
+) -> list[tuple[str, int]]:
+    """The clock times of an ID's segment, in any notation (``07:25``, ``9点半``, ``十一点整``)."""
+    i = bisect.bisect_left(cjk_at, end)
+    extra = []
+    while i < len(cjk) and cjk[i][1] < seg_end:
+        extra.append(cjk[i])
+        i += 1
+    times = find_times(text, end, seg_end)
+    return sorted(times + extra, key=lambda x: x[1]) if extra else times
+
+
+def _claims(
+    text: str, pa: ParsedAnswer, af: AnswerFacts, layout: Layout, cjk: list[tuple[str, int]], strict: bool = False
+) -> None:
     occ = sorted([(p, i, "flight") for i, p in af.flights] + [(p, i, "train") for i, p in af.trains])
     modes = {i: m for _, i, m in occ}
     bound = {p for _, p in af.bound_times}
+    cjk_at = [p for _, p in cjk]
     for k, (p, tid, mode) in enumerate(occ):
         af.claims.add(TransportClaim(tid, mode, "id"))
         if P.COMPARED_WITH.search(text, max(0, p - 6), p):
             continue  # "比 G9674 便宜 215 元，但 23:27 才到": what follows is about the other train
         end = p + len(tid)
         seg_end = _id_segment(text, layout, end, occ[k + 1][0] if k + 1 < len(occ) else len(text))
-        for t, tp in find_times(text, end, seg_end)[:2]:
+        for t, tp in _segment_times(text, cjk, cjk_at, end, seg_end)[:2]:
             if tp not in bound:
                 af.claims.add(TransportClaim(tid, mode, "time", t))
                 if strict:
@@ -383,7 +400,11 @@ def extract_answer_facts(
         _plan_ids(pa, af)
     find_pois(text, tf, pa, af)
     af.times, prices, af.distances, af.durations = scan_numbers(text, C.MIN_DISTANCE_METRES)
-    _times(text, pa, af, layout, strict, request_times)
+    cn = cn_prices(text)
+    if cn:
+        prices = sorted(prices + cn, key=lambda x: x[1])
+    cjk = cjk_times(text)
+    _times(text, pa, af, layout, cjk, strict, request_times)
     _prices(text, tf, pa, af, prices, layout, strict)
     find_weather(text, tf, af)
     af.roads = _roads(text, tf)
@@ -395,5 +416,5 @@ def extract_answer_facts(
         i = text.find(road)
         if i >= 0:
             af.matched_roads[road] = i
-    _claims(text, pa, af, layout, strict)
+    _claims(text, pa, af, layout, cjk, strict)
     return af

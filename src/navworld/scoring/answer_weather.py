@@ -7,6 +7,7 @@ import bisect
 from navworld.scoring import patterns as P
 from navworld.scoring.fact_types import AnswerFacts, ToolFacts
 from navworld.scoring.names import norm_power
+from navworld.scoring.numerals import cn_temps
 
 __all__ = ["find_weather"]
 
@@ -31,18 +32,29 @@ def find_weather(text: str, tf: ToolFacts, af: AnswerFacts) -> None:
             spans = []
             for m in P.TEMP_RANGE.finditer(line):
                 spans.append((m.start(), m.end()))
-                af.temps.extend(((int(m.group(1)), o + m.start()), (int(m.group(2)), o + m.start())))
+                af.temps.extend(
+                    ((_signed(line, m.start(1), m.group(1)), o + m.start()), (_signed(line, m.start(2), m.group(2)), o + m.start()))
+                )
             for m in P.TEMP.finditer(line):
                 if any(s <= m.start() < e for s, e in spans):
                     continue
                 if P.TEMP_DIFFERENCE_BEFORE.search(line, max(0, m.start() - 6), m.start()):
                     continue  # "早晚温差 15℃": a difference the answer computed, not a forecast
-                af.temps.append((int(m.group(1)), o + m.start()))
+                af.temps.append((_signed(line, m.start(1), m.group(1)), o + m.start()))
+            for value, start, _ in cn_temps(line):
+                if not P.TEMP_DIFFERENCE_BEFORE.search(line, max(0, start - 6), start):
+                    af.temps.append((value, o + start))  # 十三到二十八度, 零下三度
         if "风" in line:
             af.wind.extend((m.group(1), o + m.start()) for m in P.WIND_DIR.finditer(line))
         if "级" in line:
             for m in P.WIND_POWER.finditer(line):
                 af.wind.append((norm_power(m.group(2), m.group(3), m.group(1)), o + m.start()))
+
+
+def _signed(line: str, start: int, raw: str) -> int:
+    """An Arabic temperature, negative after ``零下`` (``零下3℃`` is −3)."""
+    v = int(raw)
+    return -v if v > 0 and line[max(0, start - 2) : start] == "零下" else v
 
 
 def _english_weather(line: str, o: int, tf: ToolFacts, af: AnswerFacts) -> None:

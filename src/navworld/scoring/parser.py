@@ -16,6 +16,7 @@ from typing import Any
 
 from navworld.scoring import config as C
 from navworld.scoring import patterns as P
+from navworld.scoring.numerals import cn_prices
 from navworld.scoring.scan import cn_number, day_headers, find_prices, normalise_text, suffix_names
 
 __all__ = ["Activity", "DaySpan", "Leg", "ParsedAnswer", "cn_number", "parse_answer", "place_candidates"]
@@ -65,7 +66,8 @@ class ParsedAnswer:
 
     text: str
     raw: str = ""
-    """The answer as given (cut at ANSWER_MAX_CHARS); ``text`` equals it unless JSON was blanked."""
+    """The answer as given (cut at ANSWER_MAX_CHARS, default-ignorable code points removed); ``text``
+    equals it unless JSON was blanked."""
     blanked: bool = False
     """Scorer s2: JSON code blocks were replaced by spaces in ``text`` (facts come from the parsed plan's
     fields, never from free strings inside the JSON)."""
@@ -244,7 +246,7 @@ def parse_answer(answer: object, blank_json: bool = False) -> ParsedAnswer:
     ``blank_json`` (scorer s2): every JSON code block (and the plan's JSON) is blanked out of
     ``text``; the plan's facts are then read from its parsed fields only."""
     text = answer if isinstance(answer, str) else ""
-    text = normalise_text(text[: C.ANSWER_MAX_CHARS])
+    text = normalise_text(P.DEFAULT_IGNORABLE.sub("", text[: C.ANSWER_MAX_CHARS]))
     pa = ParsedAnswer(text=text, raw=text)
     plan, error, span = _find_plan(text)
     pa.json_error = error
@@ -264,7 +266,7 @@ def parse_answer(answer: object, blank_json: bool = False) -> ParsedAnswer:
         last_line = start
         end = prose.find("\n", m.start())
         line = prose[start : end if end >= 0 else len(prose)]
-        if P.PRICE.search(line) or P.PRICE_SIGN.search(line):
+        if P.PRICE.search(line) or P.PRICE_SIGN.search(line) or cn_prices(line):
             pa.budget_lines.append(line.strip()[:120])
     if span is None:
         pa.places = place_candidates(text)

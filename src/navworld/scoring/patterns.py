@@ -60,12 +60,6 @@ TIME: Final = re.compile(r"([0-9]{1,2})[:：]([0-5][0-9])(?![0-9])")
 TIME_RANGE: Final = re.compile(
     r"(?<![0-9])([01]?[0-9]|2[0-4])[:：]([0-5][0-9])\s*[-~～至到—–]\s*([01]?[0-9]|2[0-4])[:：]([0-5][0-9])(?![0-9])"
 )
-CJK_TIME: Final = re.compile(
-    r"([0-9]{1,2}|十[一二]?|[一二三四五六七八九])\s*(?:点|时)(?!间|候|段|刻表)"
-    r"(?:\s*([0-9]{1,2})\s*分|\s*(半))?"
-)
-CJK_HOUR_MARK: Final = re.compile(r"[点时]")
-CJK_TIME_PREFIX: Final = re.compile(r"(凌晨|早上|早晨|上午|中午|午后|下午|傍晚|晚上|夜里|夜间)\s*$")
 NEXT_DAY: Final = re.compile(r"^\s*[（(]次日[)）]")
 PRICE: Final = re.compile(r"([0-9]{1,3}(?:,[0-9]{3})+|[0-9]+(?:\.[0-9]+)?)\s*(?:元|块钱|块|RMB|CNY|yuan)")
 PRICE_SIGN: Final = re.compile(r"(?:[¥￥]|CNY|RMB)\s*([0-9]{1,3}(?:,[0-9]{3})+|[0-9]+(?:\.[0-9]+)?)")
@@ -415,6 +409,13 @@ INJECTION_PATTERNS: Final = tuple(
     )
 )
 CONTROL_CHARS: Final = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\u200b-\u200f\u2028-\u202e\u2060-\u2064\ufeff]")
+DEFAULT_IGNORABLE: Final = re.compile(
+    "[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e\u2060-\u206f"
+    "\u3164\ufe00-\ufe0f\ufeff\uffa0\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0000-\U000e0fff]"
+)
+"""Every Unicode Default_Ignorable_Code_Point (soft hyphen, zero-width and bidi controls, variation
+selectors, fillers, tags): invisible when rendered, so removed from the answer before any reader
+(``上\ufe00海博物馆`` is ``上海博物馆``)."""
 BOUNDARY_LIKE: Final = re.compile(
     r"<{2,}|>{2,}|={3,}|#{3,}|`{3,}|-{3,}|BOUNDARY[_A-Z0-9]*|DATA_[0-9A-F]{4,}|</?\s*DATA[^>]{0,24}>",
     re.IGNORECASE,
@@ -439,7 +440,7 @@ COMPARED_WITH: Final = re.compile(r"(?:比|较|相比|对比|than|compared (?:to
 """Right before an ID: it is the object of a comparison; the clause's times are the subject's."""
 CLAUSE_END: Final = re.compile(r"[；;。!！?？]")
 PHRASE_BREAK: Final = re.compile(r"[，,；;。!！?？]")
-AMOUNT_UNIT: Final = re.compile(r"[0-9]\s*(?:元|块|yuan|RMB|CNY)")
+AMOUNT_UNIT: Final = re.compile(r"[0-9零〇一二两三四五六七八九十百千万]\s*(?:元|块|yuan|RMB|CNY)")
 """A marked amount after a phrase break and another amount is a total of its own phrase."""
 TOTAL_WORDS: Final = re.compile(
     r"[=＝]|合计|总计|共计|一共|总共|小计|总价|总费用|总额|约合|共|往返|来回|全天|全程花费|[Tt]otal|[Ss]ubtotal|"
@@ -464,7 +465,7 @@ DERIVED_BEFORE: Final = re.compile(
     r"少花|差价|剩余|剩|结余|超出|超支|多出|往返|来回|预算|[Tt]otal|[Ss]ubtotal|[Bb]udget|saves?(?: only)?|costs? (?:only )?"
     r"(?:an extra|more|less)|extra|under|over|leaves?|left)\s*(?:了|约|大约|为|是|:|：|only|just|about)?\s*(?:[¥￥]|CNY|RMB)?\s*$"
 )
-AMOUNT_AT: Final = re.compile(r"(?:[¥￥]|CNY|RMB)?\s*[0-9][0-9,]*(?:\.[0-9]+)?")
+AMOUNT_AT: Final = re.compile(r"(?:[¥￥]|CNY|RMB)?\s*(?:[0-9][0-9,]*(?:\.[0-9]+)?|[零〇一二两三四五六七八九十百千万]+)")
 """An amount at a known position (to read what follows it)."""
 DERIVED_AFTER: Final = re.compile(
     r"\s*(?:元|块|yuan|RMB|CNY)?\s*(?:的)?\s*(?:预算|budget|under|over|left|remaining|cheaper|more|less|extra)(?![A-Za-z])"

@@ -25,7 +25,7 @@ def sanitize(value: object, limit: int = C.JUDGE_SUMMARY_MAX_ITEM_CHARS) -> str:
     text = value if isinstance(value, str) else ("" if value is None else str(value))
     text = text[: limit * 8]
     text = unicodedata.normalize("NFKC", text)
-    text = P.CONTROL_CHARS.sub("", text)
+    text = P.DEFAULT_IGNORABLE.sub("", P.CONTROL_CHARS.sub("", text))
     for pattern in P.INJECTION_PATTERNS:
         text = pattern.sub(FILTERED, text)
     text = P.BOUNDARY_LIKE.sub("", text)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from navworld.scoring import patterns as P
+from navworld.scoring.numerals import read_cjk_times
 
 __all__ = [
     "cjk_times",
@@ -32,7 +33,6 @@ _DIGIT_DOT = frozenset("0123456789.")
 _ALNUM = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
 _UPPER = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
 _LETTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
-_PM = frozenset({"下午", "傍晚", "晚上", "夜里", "夜间", "午后"})
 _CN_DIGITS = {
     "一": 1,
     "二": 2,
@@ -179,36 +179,9 @@ def find_times(text: str, start: int = 0, end: int | None = None) -> list[tuple[
 
 
 def cjk_times(text: str) -> list[tuple[str, int]]:
-    """Times written the Chinese way (``下午3点``, ``15点30分``, ``上午九点半``) as ``HH:MM``."""
-    out = []
-    for anchor in P.CJK_HOUR_MARK.finditer(text):
-        m = None
-        for start in (anchor.start() - 2, anchor.start() - 1):
-            if start >= 0:
-                m = P.CJK_TIME.match(text, start)
-                if m is not None and m.end() > anchor.start():
-                    break
-                m = None
-        if m is None or not _after(text, m.start(), _DIGIT_DOT):
-            continue
-        raw, minute, half = m.groups()
-        pm = P.CJK_TIME_PREFIX.search(text, max(0, m.start() - 4), m.start())
-        prefix = pm.group(1) if pm else None
-        if not raw.isdigit() and not prefix:
-            continue
-        hour = int(raw) if raw.isdigit() else cn_number(raw)
-        if hour is not None and not raw.isdigit() and hour > 12:
-            hour = None  # written-out hours run 一 … 十二
-        if hour is None:
-            continue
-        if prefix in _PM and hour < 12:
-            hour += 12
-        elif prefix == "中午" and hour < 11:
-            hour += 12
-        t = norm_time(hour, int(minute) if minute else (30 if half else 0))
-        if t:
-            out.append((t, m.start()))
-    return out
+    """Times written the Chinese way (``下午3点``, ``15点30分``, ``上午九点半``, ``十一点整``) as
+    ``HH:MM`` (see :func:`navworld.scoring.numerals.read_cjk_times`)."""
+    return read_cjk_times(text)
 
 
 def find_prices(text: str, start: int = 0, end: int | None = None) -> list[tuple[float, int]]:
