@@ -321,6 +321,20 @@ def _id_segment(text: str, layout: Layout, end: int, next_id: int) -> int:
     return other.start() if other else seg_end
 
 
+def _hour_bound(text: str, pos: int, t: str) -> str | None:
+    """``before``/``after`` when the time at ``pos`` is a whole-hour bound (``23点以后``, ``17:00前``,
+    ``不晚于 9点``): a rounded comparison, checked as one; exact-minute bounds stay claims (rule 19)."""
+    if not t.endswith(":00"):
+        return None
+    m = P.TIME_BOUND_AFTER.match(text, pos + _time_len(text, pos))
+    if m is not None:
+        return "after" if P.AFTER_WORDS.search(m.group(0)) else "before"
+    m = P.TIME_BOUND_BEFORE.search(text, max(0, pos - 12), pos)
+    if m is not None:
+        return "after" if "不早于" in m.group(0) else "before"
+    return None
+
+
 def _segment_times(
     text: str, cjk: list[tuple[str, int]], cjk_at: list[int], end: int, seg_end: int
 ) -> list[tuple[str, int]]:
@@ -349,8 +363,9 @@ def _claims(
         seg_end = _id_segment(text, layout, end, occ[k + 1][0] if k + 1 < len(occ) else len(text))
         for t, tp in _segment_times(text, cjk, cjk_at, end, seg_end)[:2]:
             if tp not in bound:
-                af.claims.add(TransportClaim(tid, mode, "time", t))
-                if strict:
+                side = _hour_bound(text, tp, t)
+                af.claims.add(TransportClaim(tid, mode, side or "time", t))
+                if strict and side is None:
                     af.fact_times.append((t, tp))
     for key, value, pos in af.prices:
         if key in modes and pos != (pa.json_span[0] if pa.json_span else -1):

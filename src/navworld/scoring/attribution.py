@@ -21,6 +21,7 @@ from itertools import combinations, pairwise
 
 from navworld.scoring import config as C
 from navworld.scoring import patterns as P
+from navworld.scoring.numerals import cn_prices
 
 __all__ = ["CLAIM", "DERIVED", "Entity", "Layout", "attribute_price", "is_bound_time", "sums_of"]
 
@@ -199,7 +200,7 @@ def _previous_line_entity(
         a, b = layout.line_start(prev), layout.line_end(prev)
         if not text[a:b].strip():
             continue
-        if P.PRICE.search(text, a, b) or P.PRICE_SIGN.search(text, a, b):
+        if P.PRICE.search(text, a, b) or P.PRICE_SIGN.search(text, a, b) or cn_prices(text[a:b]):
             return None  # the line above states its own amounts: it is no heading of this one
         i = bisect.bisect_left(ends, a + 1)
         found = {e.key: e for e in entities[i:] if e.start >= a and e.end <= b and not e.transport}

@@ -143,6 +143,9 @@ def _claim_ok(
         return True
     if claim_kind == "time":
         return value in times
+    if claim_kind in ("before", "after"):
+        # a whole-hour bound (``23点以后才到``, ``17点前到达``) holds when the run's time is on its side
+        return any(t is not None and (t <= value if claim_kind == "before" else t >= value) for t in times)
     try:
         v = float(value)
     except ValueError:

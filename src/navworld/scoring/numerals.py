@@ -188,6 +188,7 @@ _HOUR_MARK = re.compile(r"[点时]")
 _HOUR_CHARS = frozenset("零〇一二两三四五六七八九十")
 _STRONG_PREFIX = re.compile(r"(凌晨|早上|早晨|上午|中午|午后|下午|傍晚|晚上|夜里|夜间)\s*$")
 _PM = frozenset({"下午", "傍晚", "晚上", "夜里", "夜间", "午后", "晚"})
+_NIGHT = frozenset({"晚上", "夜里", "夜间", "晚"})
 _BEFORE_NOT_HOUR = frozenset("0123456789.几多第")
 _A_BIT_BEFORE = frozenset("早晚快慢多少高低大小长短远近好这那有差些稍再点每")
 """Before a numeral hour without a day-part prefix: ``早一点`` / ``这两点`` mean "a bit" / "points"."""
@@ -277,7 +278,9 @@ def _read_at(text: str, a: int) -> tuple[str, int] | None:
         if prefix is None and j and text[j - 1] in _A_BIT_BEFORE and (weak is None or hour < 2):
             return None  # 早一点半, 这两点十分重要
     side = prefix or weak
-    if side in _PM and hour < 12:
+    if side in _NIGHT and hour == 12:
+        hour = 24  # 晚上12点: midnight
+    elif side in _PM and hour < 12:
         hour += 12
     elif side == "中午" and hour < 11:
         hour += 12

@@ -495,6 +495,8 @@ NOT_AN_AMOUNT_AFTER: Final = re.compile(
 TABLE_SEPARATOR: Final = re.compile(r"\|?(?:\s*:?-{2,}:?\s*\|)+\s*:?-{0,}:?\s*\|?")
 """A markdown table separator row (``|---|:---:|``)."""
 TIME_BOUND_AFTER: Final = re.compile(r"\s*(?:之前|以前|前|以内|之内|之后|以后|后(?![海湖山街])|before|or earlier|at the latest)")
+AFTER_WORDS: Final = re.compile(r"后|after")
+"""In a TIME_BOUND_AFTER match: the bound is a lower one (``23点以后``)."""
 TIME_BOUND_BEFORE: Final = re.compile(
     r"(?:before|no later than|not later than|deadline|不晚于|不早于|最晚|最迟|截止|须在|需在|要求在?|赶在)\s*[:：]?\s*$"
 )
