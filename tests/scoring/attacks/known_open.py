@@ -34,39 +34,23 @@ _AGREE_RULE = (
     "patterns.VISIT_VERBS/STAY_VERBS/TAKE_VERBS within config.PLAN_AGREEMENT_VERB_WINDOW (8) chars "
     "before it in the same clause; names are found by exact substring (prose_pois, _mentioned)"
 )
-_NUMERAL_RULE = (
-    "scoring/patterns.py:PRICE / the time and temperature readers of scoring/answer_facts.py:extract_answer_facts match "
-    "Arabic digits (HH:MM, N℃) only; scan.normalise_text folds full-width digits but no Chinese "
-    "numerals, 点/点半 times or 度; faithful.faithfulness grades only the claims read, so prose "
-    "numbers in other notations are no claims (IC keeps 1.0 from the JSON plan's numbers)"
-)
-_NUMERAL_FIX = (
-    "read amounts, clock times and temperatures in every notation a reader reads: Chinese numerals "
-    "(零〇一二两三…十百千万) before 元/块/度/℃/点/分, 9点/9点半/上午9点, N度; carry the parsed value "
-    "on the fact (normalise_text stays offset-preserving) so faithfulness grades them like Arabic ones"
-)
-
 KNOWN_OPEN: dict[str, OpenAttack] = {
-    "cn_numeral_fake_prices": OpenAttack(
-        "100 % of honest on every type (tasks 0..20)", _NUMERAL_RULE, _NUMERAL_FIX, _ALL
-    ),
-    "cn_numeral_fake_everything": OpenAttack(
-        "97–100 % of honest on every type", _NUMERAL_RULE, _NUMERAL_FIX, _ALL
-    ),
     "dian_fake_times_and_temps": OpenAttack(
-        "intercity 64–75 %, business 47–59 %, single_poi 41–54 %, hybrid 33–51 %",
-        _NUMERAL_RULE,
-        _NUMERAL_FIX,
-        frozenset({"intercity", "hybrid", "single_poi", "business"}),
+        "single_poi 41–54 % (intercity 28–33 %, business 20–27 %, hybrid 13–18 % since the numeral fix)",
+        "every time and temperature is read (scoring/numerals.py); scoring/faithful.py grades an opening-hours "
+        "claim against the set of all the tools' times (opening - tf.times), not the hours of its own POI: "
+        "hours shifted by 2 h often equal another POI's, so 4 of 9 fakes pass on single_poi tasks",
+        "grade an opening-hours claim against the hours of the POI it is attributed to (as prices are)",
+        frozenset({"single_poi"}),
     ),
     "cloaked_prose_thin_plan": OpenAttack(
-        "single_poi 67–94 %, business 42–93 %, intercity 29–85 %, hybrid 63–83 %, family_study 67–81 %, "
-        "food_tour 54–59 %, multiday 34–52 %",
-        _AGREE_RULE + "; patterns.CONTROL_CHARS strips U+200B–200F, 2028–202E, 2060–2064, FEFF but not "
-        "U+FE00–FE0F (variation selectors) nor the other default-ignorable code points",
-        "strip every Default_Ignorable_Code_Point (U+00AD, 034F, 115F/1160, 17B4/5, 180B–180F, 200B–200F, "
-        "202A–202E, 2060–206F, 3164, FE00–FE0F, FEFF, FFA0, E0000–E0FFF) from the answer before any reader",
-        _ALL,
+        "business 33–82 %, intercity 20–69 %, hybrid 41–58 %, single_poi 38–53 %, family_study 32–50 % "
+        "(was 29–94 % on every type before the cloak was stripped)",
+        _AGREE_RULE + "; the cloak itself is closed (parser.parse_answer strips every "
+        "Default_Ignorable_Code_Point, patterns.DEFAULT_IGNORABLE): the scores now equal "
+        "honest_prose_thin_world_plan's, so what is left is the agreement rule",
+        "as honest_prose_thin_world_plan (the names are visible now)",
+        frozenset({"intercity", "hybrid", "single_poi", "business", "family_study"}),
     ),
 }
 """Attacks s2 does not hold to the bound yet. ``test_attacks.py`` skips them (reason: the measured
