@@ -37,9 +37,10 @@ _AGREE_RULE = (
 KNOWN_OPEN: dict[str, OpenAttack] = {
     "dian_fake_times_and_temps": OpenAttack(
         "single_poi 41–54 % (intercity 28–33 %, business 20–27 %, hybrid 13–18 % since the numeral fix)",
-        "every time and temperature is read (scoring/numerals.py); scoring/faithful.py grades an opening-hours "
-        "claim against the set of all the tools' times (opening - tf.times), not the hours of its own POI: "
-        "hours shifted by 2 h often equal another POI's, so 4 of 9 fakes pass on single_poi tasks",
+        "scoring/faithful.py:faithfulness grades an opening-hours "
+        "claim against the set of all the tools' times (opening - tf.times), not the hours of its own POI "
+        "(every time and temperature is read since scoring/numerals.py): hours shifted by 2 h often equal "
+        "another POI's, so 4 of 9 fakes pass on single_poi tasks",
         "grade an opening-hours claim against the hours of the POI it is attributed to (as prices are)",
         frozenset({"single_poi"}),
     ),
