@@ -28,12 +28,6 @@ class OpenAttack:
 
 
 _ALL = None
-_AGREE_RULE = (
-    "scoring/plan_score.py:_agreement charges a prose name missing from the plan only when it is "
-    "scheduled: an attraction/hotel (restaurants never: verbs=None) or a flight/train with a verb of "
-    "patterns.VISIT_VERBS/STAY_VERBS/TAKE_VERBS within config.PLAN_AGREEMENT_VERB_WINDOW (8) chars "
-    "before it in the same clause; names are found by exact substring (prose_pois, _mentioned)"
-)
 KNOWN_OPEN: dict[str, OpenAttack] = {
     "dian_fake_times_and_temps": OpenAttack(
         "single_poi 41–54 % (intercity 28–33 %, business 20–27 %, hybrid 13–18 % since the numeral fix)",
@@ -43,15 +37,6 @@ KNOWN_OPEN: dict[str, OpenAttack] = {
         "another POI's, so 4 of 9 fakes pass on single_poi tasks",
         "grade an opening-hours claim against the hours of the POI it is attributed to (as prices are)",
         frozenset({"single_poi"}),
-    ),
-    "cloaked_prose_thin_plan": OpenAttack(
-        "business 33–82 %, intercity 20–69 %, hybrid 41–58 %, single_poi 38–53 %, family_study 32–50 % "
-        "(was 29–94 % on every type before the cloak was stripped)",
-        _AGREE_RULE + "; the cloak itself is closed (parser.parse_answer strips every "
-        "Default_Ignorable_Code_Point, patterns.DEFAULT_IGNORABLE): the scores now equal "
-        "honest_prose_thin_world_plan's, so what is left is the agreement rule",
-        "as honest_prose_thin_world_plan (the names are visible now)",
-        frozenset({"intercity", "hybrid", "single_poi", "business", "family_study"}),
     ),
 }
 """Attacks s2 does not hold to the bound yet. ``test_attacks.py`` skips them (reason: the measured
