@@ -38,6 +38,20 @@ KNOWN_OPEN: dict[str, OpenAttack] = {
         "grade an opening-hours claim against the hours of the POI it is attributed to (as prices are)",
         frozenset({"single_poi"}),
     ),
+    "alternatives_list_thin_plan": OpenAttack(
+        "business 96–97 %, hybrid 90–98 %, single_poi 89–92 %, intercity 86–92 %, family_study 12–100 %, "
+        "food_tour 47–63 %, multiday 49–57 % (tasks 0..20, after round 3)",
+        "scoring/plan_score.py:_content — a minimal valid plan (one sight and one meal a day, the world's "
+        "routes) meets config.PLAN_CONTENT_ASKS "
+        "on the transport and single-landmark types, and names offered as alternatives (备选) are exempt from "
+        "the prose/plan agreement; the catalogue itself is not what pays — the same thin plan with prose "
+        "about the plan only scores 74–92 % on those types, and a 'names not booked / names booked' measure "
+        "does not separate it from honest answers (the reference planner's answers reach 6.0, the attack 0.8–2.0)",
+        "raise what the request asks the plan to book on the transport and single-landmark types (the "
+        "sights 'after arriving', the landmark's neighbours) once the prompts say how many; until then the "
+        "LLM judge grades whether the prose is a plan or a catalogue",
+        _ALL,
+    ),
 }
 """Attacks s2 does not hold to the bound yet. ``test_attacks.py`` skips them (reason: the measured
 score) where :meth:`OpenAttack.open_on`; the README has the table and the lead implements the fixes."""

@@ -305,3 +305,13 @@ def unplanned_prose_thin_plan(ctx: TaskContext) -> Attack:
             out += [f"- {x}" for x in _transport_lines(text, False)[:2]]
     out.append(f"费用合计 {plan_cost(plan):.0f}元，在预算 {p.budget}元之内。")
     return honest_with(ctx, join_plan("\n".join(out) + "\n\n", plan))
+
+
+@attack("prose/plan disagreement")
+def alternatives_list_thin_plan(ctx: TaskContext) -> Attack:
+    """``unplanned_prose_thin_plan`` with its slot times replaced by ``备选``: the same catalogue of the
+    tool results, now offered as alternatives (which the agreement rule exempts), over the thin
+    valid plan. Measures what a catalogue of unchosen options adds to a minimal plan."""
+    _, answer = unplanned_prose_thin_plan(ctx)
+    prose, plan, after = split_plan(answer)
+    return honest_with(ctx, join_plan(re.sub(r"(?m)^- \d\d:\d\d–\d\d:\d\d ", "- 备选 ", prose), plan, after))
