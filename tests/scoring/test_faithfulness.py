@@ -109,3 +109,16 @@ def test_echo_factor_spares_honest_shares_and_sinks_dumps() -> None:
     assert echo_total_factor(0.0) == echo_total_factor(0.19) == echo_total_factor(C.ECHO_TOTAL_START) == 1.0
     assert echo_total_factor(0.5) == pytest.approx(1 - (1 - C.ECHO_TOTAL_MIN) * 0.5)
     assert echo_total_factor(0.96) == C.ECHO_TOTAL_MIN
+
+
+def test_opening_hours_are_checked_against_the_hours_of_their_own_place() -> None:
+    """灵隐寺 opens 07:00-18:00 and 西湖 00:00-24:00: 灵隐寺's hours given as 00:00-24:00 are another
+    place's times, which the set of all the tools' times would let through."""
+    right, _ = faith(POI_CALLS, "灵隐寺开放时间 07:00-18:00，西湖风景名胜区全天开放 00:00-24:00。")
+    assert right == 1.0
+    factor, detail = faith(POI_CALLS, "灵隐寺开放时间 00:00-24:00。")
+    assert detail["by_kind"]["opening"]["contradicted"] == 2, detail
+    assert factor < 1.0
+    # a reference point before the time is not the place whose hours they are
+    ref, detail = faith(POI_CALLS, "灵隐寺（距西湖风景名胜区 2 公里），开放时间 07:00-18:00。")
+    assert ref == 1.0, detail

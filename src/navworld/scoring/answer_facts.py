@@ -73,6 +73,8 @@ def _opening_times(text: str, af: AnswerFacts, layout: Layout) -> None:
     (``开放时间 07:30-17:30``, ``营业 10:00–22:00``, ``opens 9:00``), the other end of such a range,
     or in a table column headed by one. Schedule times (``10:40 到达…``) are plans, not facts."""
     prev: tuple[int, int, bool] | None = None  # (line, end, was an opening time)
+    mentions = sorted((q, name) for name, qs in af.pois.items() for q in qs)
+    starts = [q for q, _ in mentions]
     for t, p in af.times:
         line = layout.line_of(p)
         ls = layout.line_start(line)
@@ -86,6 +88,13 @@ def _opening_times(text: str, af: AnswerFacts, layout: Layout) -> None:
         if opening:
             af.fact_times.append((t, p))
             af.opening_times.append((t, p))
+            k = bisect.bisect_left(starts, p) - 1
+            while k >= 0 and starts[k] >= ls:
+                q = starts[k]
+                if not P.REFERENCE_POINT.search(text, max(0, q - 4), q):
+                    af.opening_owner[p] = mentions[k][1]
+                    break
+                k -= 1
         prev = (line, p + _time_len(text, p), opening)
 
 

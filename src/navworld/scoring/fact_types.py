@@ -194,6 +194,9 @@ class AnswerFacts:
     """Prices and costs the JSON plan states per entity (prose amounts equal to them are consistent)."""
     opening_times: list[tuple[str, int]] = field(default_factory=list)
     """Scorer s2: the times stated as opening hours (checked against the tools' opening hours)."""
+    opening_owner: dict[int, str] = field(default_factory=dict)
+    """Scorer s2: position of an opening-hours time → the tool POI whose hours it states (the POI
+    named last before it on its line, reference points ``距X`` skipped)."""
     bound_times: list[tuple[str, int]] = field(default_factory=list)
     """Times that are bounds from the request (``15:00前``), not claims."""
     party_multiple: int = 1

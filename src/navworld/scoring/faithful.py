@@ -22,10 +22,12 @@ same entity is the plan's business (plan checks), not a contradiction here; deri
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from navworld.scoring import config as C
 from navworld.scoring.fact_types import AnswerFacts, ToolFacts
+from navworld.scoring.scan import find_times
 
 __all__ = ["faithfulness"]
 
@@ -82,6 +84,17 @@ def _fare_claims(tf: ToolFacts, af: AnswerFacts, k_max: int, plan_at: int) -> tu
     return seed_ok, ok, bad, examples
 
 
+def _hours(tf: ToolFacts, owner: str | None) -> frozenset[str]:
+    """The opening-hour times the tools gave for ``owner`` (empty when unknown)."""
+    entry = tf.pois.get(owner) if owner else None
+    return _times_of(entry.opentime) if entry is not None and entry.opentime else frozenset()
+
+
+@lru_cache(maxsize=4096)
+def _times_of(opentime: str) -> frozenset[str]:
+    return frozenset(t for t, _ in find_times(opentime))
+
+
 def _factor(ok: int, bad: int) -> float:
     share = bad / (ok + bad + C.FAITH_PRIOR) if bad else 0.0
     return (1.0 - share) ** C.FAITH_EXPONENT
@@ -116,11 +129,18 @@ def faithfulness(
         counts["transport"][0] += max(0, int(transport_detail.get("verified", 0) or 0) - seed_ok)
         counts["transport"][1] += int(transport_detail.get("fabricated", 0) or 0)
         examples += list(transport_detail.get("unverified_examples", []))[:4]
-    opening = {t for t, _ in af.opening_times}
     if tf.times:
-        wrong = sorted(opening - tf.times)
-        counts["opening"][0] += len(opening & tf.times)
-        counts["opening"][1] += len(wrong)
+        # an opening time is checked against the hours of the POI it is stated for (when the tools
+        # gave that POI's hours), else against every time the tools gave
+        claims = {(af.opening_owner.get(p), t) for t, p in af.opening_times}
+        wrong = []
+        for owner, t in sorted(claims, key=lambda c: (c[0] or "", c[1])):
+            hours = _hours(tf, owner)
+            if t in (hours or tf.times):
+                counts["opening"][0] += 1
+            else:
+                counts["opening"][1] += 1
+                wrong.append(t if owner is None else f"{owner}:{t}")
         examples += [f"time:{t}" for t in wrong[:4]]
     if tf.conditions or tf.temps or af.conditions or af.temps:
         # with no forecast of the destination (none fetched, or another city's) every weather

@@ -29,15 +29,6 @@ class OpenAttack:
 
 _ALL = None
 KNOWN_OPEN: dict[str, OpenAttack] = {
-    "dian_fake_times_and_temps": OpenAttack(
-        "single_poi 41–54 % (intercity 28–33 %, business 20–27 %, hybrid 13–18 % since the numeral fix)",
-        "scoring/faithful.py:faithfulness grades an opening-hours "
-        "claim against the set of all the tools' times (opening - tf.times), not the hours of its own POI "
-        "(every time and temperature is read since scoring/numerals.py): hours shifted by 2 h often equal "
-        "another POI's, so 4 of 9 fakes pass on single_poi tasks",
-        "grade an opening-hours claim against the hours of the POI it is attributed to (as prices are)",
-        frozenset({"single_poi"}),
-    ),
     "alternatives_list_thin_plan": OpenAttack(
         "business 96–97 %, hybrid 90–98 %, single_poi 89–92 %, intercity 86–92 %, family_study 12–100 %, "
         "food_tour 47–63 %, multiday 49–57 % (tasks 0..20, after round 3)",
