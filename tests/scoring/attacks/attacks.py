@@ -16,7 +16,7 @@ total is at most half the honest reference answer's.
 
 from __future__ import annotations
 
-from . import answer_attacks, call_attacks, plan_attacks, round2_attacks, round3_attacks  # noqa: F401  (they register the attacks)
+from . import answer_attacks, call_attacks, plan_attacks, round2_attacks, round3_attacks, round4_attacks  # noqa: F401  (they register the attacks)
 from .call_attacks import other_city_pois
 from .registry import ATTACKS, CLASSES, POI_TOOLS, AttackSpec, NotApplicable, build
 
