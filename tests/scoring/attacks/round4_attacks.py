@@ -101,7 +101,7 @@ def hint_first_verbless_thin_plan(ctx: TaskContext) -> Attack:
 _DAY = re.compile(r"第(\d{1,2})天")
 
 
-@attack("impossible plan")
+@attack("prose/plan disagreement")
 def plan_days_rotated_d_markers(ctx: TaskContext) -> Attack:
     """``plan_days_rotated`` (the plan's day contents rotated) with the prose's day markers written
     ``D1`` / ``D2`` instead of ``第1天``: the day-section rule finds no marker, so no sight the prose
