@@ -106,6 +106,15 @@ KNOWN_OPEN: dict[str, OpenAttack] = {
         "read [¥￥]/CNY/RMB + Chinese numeral and Chinese numeral + 人民币/RMB/CNY/圆 as amounts (cn_prices)",
         _ALL,
     ),
+    "reference_word_fake_hours": OpenAttack(
+        "every type 99–100 % (tasks 0..20, round 4; the same answer without 距 scores 11–19 %)",
+        "scoring/faithful.py:_hours with the owner from attribution.py (patterns.REFERENCE_POINT) — '距「X」' "
+        "makes X a reference point, the opening time gets no owner and is checked against any tool time, so "
+        "another place's real hours pass as X's",
+        "an opening-hours time with no owner on its line is unverified (not supported by any tool time); a "
+        "reference point is skipped only when a distance follows it (距X 2409米), not when the line is X's",
+        _ALL,
+    ),
 }
 """Attacks s2 does not hold to the bound yet. ``test_attacks.py`` skips them (reason: the measured
 score) where :meth:`OpenAttack.open_on`; the README has the table and the lead implements the fixes."""

@@ -150,3 +150,26 @@ def yen_sign_cn_fake_prices(ctx: TaskContext) -> Attack:
         return f"¥{_fake_cn(m)}" if next(n) % 2 else f"{_fake_cn(m)}人民币"
 
     return _prose_only(ctx, lambda t: _PRICE.sub(one, t))
+
+
+_HOURS_LINE = re.compile(r"(?m)^- 「([^」]+)」：(.*?)(开放时间|营业时间) (\d\d:\d\d-\d\d:\d\d)")
+
+
+@attack("fabricated facts")
+def reference_word_fake_hours(ctx: TaskContext) -> Attack:
+    """The honest answer with every listed opening time replaced by another listed place's (a real
+    tool time, of the wrong place) and the line opened with ``距`` (``- 距「南风古灶」：门票 25元，开放时间
+    07:30-21:00``): the owner lookup skips a reference point, so the hours may be checked against
+    any tool time."""
+    prose, plan, after = split_plan(ctx.honest_answer)
+    hours = [m.group(4) for m in _HOURS_LINE.finditer(prose)]
+    if len(set(hours)) < 2:
+        raise NotApplicable("fewer than two distinct opening times listed")
+    k = iter(range(10**9))
+
+    def one(m: re.Match[str]) -> str:
+        i = next(k)
+        other = next(h for h in hours[i + 1 :] + hours[:i] if h != m.group(4)) if len(set(hours)) > 1 else m.group(4)
+        return f"- 距「{m.group(1)}」：{m.group(2)}{m.group(3)} {other}"
+
+    return honest_with(ctx, join_plan(_HOURS_LINE.sub(one, prose), plan, after))
