@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -177,3 +178,35 @@ def test_same_score_in_two_processes() -> None:
     s = TravelScorer(salt="two-process", verify_plans=False)
     for k, c in CASES.items():
         assert data[k][0] == s.score(c.problem, c.trace, c.answer).to_dict()
+
+
+_PATHOLOGICAL = {
+    "spaces": " " * 60_000,
+    "newlines": "\n" * 60_000,
+    "numerals": "一" * 60_000,
+    "numeral_yuan": "一元" * 30_000,
+    "hour_marks": "点" * 60_000,
+    "arabic_hours": "1点" * 30_000,
+    "day_markers": "D1 " * 20_000,
+    "dates": "5/19\n" * 12_000,
+    "yen_spaces": "¥ " * 30_000,
+    "amount_then_spaces": "100元" + " " * 60_000 + "的",
+    "timed_lines": "- 09:00 「西湖风景名胜区」附近\n" * 3_000,
+    "headings": "## 备选\n" * 10_000,
+    "arabic_yuan": "1元" * 30_000,
+    "table_rows": "| 西湖风景名胜区 | 09:00 | 1元 |\n" * 2_000,
+    "spaces_in_ranges": "8" + " " * 30_000 + "-" + " " * 30_000,
+}
+
+
+@pytest.mark.parametrize("name", sorted(_PATHOLOGICAL))
+def test_pathological_answers_are_scored_in_bounded_time(name: str) -> None:
+    """Long runs of what the readers look for (spaces around amounts, numerals, 点, day markers,
+    dates, headings) are scored in linear time: no reader backtracks quadratically."""
+    import time
+
+    c = CASES["hybrid"]
+    start = time.thread_time()
+    r = SCORER.score(c.problem, c.trace, c.answer[:500] + _PATHOLOGICAL[name])
+    assert r.error is None
+    assert time.thread_time() - start < 3.0, name

@@ -72,7 +72,7 @@ def _opening_times(text: str, af: AnswerFacts, layout: Layout) -> None:
     """Scorer s2: the times an answer states as opening hours — right after an opening word
     (``开放时间 07:30-17:30``, ``营业 10:00–22:00``, ``opens 9:00``), the other end of such a range,
     or in a table column headed by one. Schedule times (``10:40 到达…``) are plans, not facts."""
-    prev: tuple[int, int, bool] | None = None  # (line, end, was an opening time)
+    prev: tuple[int, int, bool, bool] | None = None  # (line, end, was an opening time, opened a range)
     mentions = sorted((q, name) for name, qs in af.pois.items() for q in qs)
     starts = [q for q, _ in mentions]
     for t, p in af.times:
@@ -81,8 +81,11 @@ def _opening_times(text: str, af: AnswerFacts, layout: Layout) -> None:
         lead = text[max(ls, p - C.OPENING_WINDOW) : p]
         cut = max(lead.rfind(ch) for ch in "，,。；;！？!?")
         opening = P.OPENING_BEFORE.search(lead, cut + 1) is not None  # in the time's own clause
-        if not opening and prev is not None and prev[0] == line and prev[2] and p - prev[1] <= 3:
-            opening = True  # the closing end of an opening-hours range
+        if (
+            not opening and prev is not None and prev[0] == line and prev[2] and prev[3]
+            and P.RANGE_SEPARATOR.fullmatch(text[prev[1] : p])
+        ):
+            opening = True  # the closing end of an opening-hours range (``08:00-17:30``, not ``20:30，12:40``)
         if not opening and (cell := layout.cell_of(line, p)) is not None:
             opening = P.OPENING_HEADER.search(cell[2]) is not None
         if opening:
@@ -90,12 +93,17 @@ def _opening_times(text: str, af: AnswerFacts, layout: Layout) -> None:
             af.opening_times.append((t, p))
             k = bisect.bisect_left(starts, p) - 1
             while k >= 0 and starts[k] >= ls:
-                q = starts[k]
-                if not P.REFERENCE_POINT.search(text, max(0, q - 4), q):
-                    af.opening_owner[p] = mentions[k][1]
+                q, name = mentions[k]
+                # a reference point says how far (``距X 2409米``); without a distance after it, X is
+                # the place the hours are stated for
+                if not (P.REFERENCE_POINT.search(text, max(0, q - 4), q) and P.DISTANCE_AFTER_NAME.match(text, q + len(name))):
+                    af.opening_owner[p] = name
                     break
                 k -= 1
-        prev = (line, p + _time_len(text, p), opening)
+        # a range starts at an opening time that does not itself close one
+        starts_range = opening and not (prev is not None and prev[2] and prev[3] and prev[0] == line
+                                        and P.RANGE_SEPARATOR.fullmatch(text[prev[1] : p]))
+        prev = (line, p + _time_len(text, p), opening, starts_range)
 
 
 def _times(
@@ -169,6 +177,7 @@ def _prices(
     prices: list[tuple[float, int]],
     layout: Layout,
     strict: bool = False,
+    request_amounts: frozenset[float] = frozenset(),
 ) -> None:
     entities, ends = _entities(text, tf, af)
     cited = {round(v, 2) for v, _ in prices}
@@ -184,17 +193,28 @@ def _prices(
             or P.DIFFERENCE_AFTER.match(text, _amount_end(text, pos))
             or P.MORE_LESS_BEFORE.search(text, max(0, pos - 4), pos)
         )
+        if kind == DERIVED and round(value, 2) in request_amounts:
+            af.derived.append((value, pos))  # the user's own budget (``would blow the ¥1,900 budget``)
+            continue
         if kind == DERIVED and (
             key is None
             or _derivable(
                 value,
                 own,
                 known.get(_kind_of(tf, key), set()),
-                _line_numbers(text, layout, pos),
+                # the user's budget takes part (``= ¥1,640 in fares, leaving ¥260`` of 1,900)
+                _line_numbers(text, layout, pos) + sorted(request_amounts),
                 difference,
                 max(2, af.party_multiple),
             )
         ):
+            af.derived.append((value, pos))
+            continue
+        if difference and strict and key is not None and _derivable(
+            value, own, known.get(_kind_of(tf, key), set()), _line_numbers(text, layout, pos), True,
+            max(2, af.party_multiple),
+        ):
+            # "换成 X（人均 170元），每人多 50 元": a difference of cited prices (170 − 120), never a claim
             af.derived.append((value, pos))
             continue
         # a marked amount that is no arithmetic over the answer's amounts is its entity's claim
@@ -405,13 +425,15 @@ def extract_answer_facts(
     nights: int = 1,
     strict: bool = False,
     request_times: frozenset[str] = frozenset(),
+    request_amounts: frozenset[float] = frozenset(),
 ) -> AnswerFacts:
     """All answer-side facts of a parsed answer, given the tool facts (for POI and ID matching).
 
     ``party`` (travellers) and ``nights`` bound the multiples recognised as derived amounts.
     ``strict`` (scorer s2): time facts are opening hours and transport times only, and a time
     written as a bound (``X前``) escapes the checks only when it is one of ``request_times`` (the
-    times the request states) or is advice.
+    times the request states) or is advice; an amount of ``request_amounts`` (the user's budget)
+    marked as a total or budget is nobody's price.
     """
     text = pa.text
     af = AnswerFacts()
@@ -427,9 +449,10 @@ def extract_answer_facts(
     cn = cn_prices(text)
     if cn:
         prices = sorted(prices + cn, key=lambda x: x[1])
+    prices = prices[: C.ANSWER_MAX_AMOUNTS]
     cjk = cjk_times(text)
     _times(text, pa, af, layout, cjk, strict, request_times)
-    _prices(text, tf, pa, af, prices, layout, strict)
+    _prices(text, tf, pa, af, prices, layout, strict, request_amounts if strict else frozenset())
     find_weather(text, tf, af)
     af.roads = _roads(text, tf)
     if strict and tf.address_roads:

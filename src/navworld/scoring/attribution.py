@@ -255,7 +255,7 @@ def attribute_price(
     """
     line = layout.line_of(pos)
     ls = layout.line_start(line)
-    lead = text[max(ls, pos - C.ATTRIBUTION_MARK_WINDOW) : pos]
+    lead = text[max(ls, pos - C.ATTRIBUTION_MARK_LEAD) : pos]
     marked = bool(P.DERIVED_BEFORE.search(lead) or P.DERIVED_AFTER.match(text, _amount_end(text, pos)))
     lo = max(ls, pos - C.ATTRIBUTION_WINDOW)
     cell = layout.cell_of(line, pos)

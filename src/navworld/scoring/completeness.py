@@ -276,7 +276,8 @@ def completeness(
 
     ``targets`` replaces dimension targets (s2: :func:`request_targets`); ``normalised_echo``
     measures echo on normalised content (s2: :func:`navworld.scoring.echo.normalised_echo_share`);
-    ``sources`` replaces dimension fact sources (s2: ``config.S2_COMPLETENESS_SOURCES``)."""
+    ``sources`` replaces dimension fact sources (s2: ``config.S2_COMPLETENESS_SOURCES``); given at
+    all (s2), the weather dimension's topic is also a forecast written as one (``patterns.KW_WEATHER_S2``)."""
     text = pa.text
     days = max(1, num_days)
     g = Grounding(tf, af, pa if pa.blanked else None)
@@ -286,6 +287,8 @@ def completeness(
             dim = replace(dim, target=targets[dim.name])
         if sources and dim.name in sources:
             dim = replace(dim, sources=sources[dim.name])
+        if sources is not None and dim.name == "weather":
+            dim = replace(dim, kw=P.KW_WEATHER_S2)
         if dim.method == "days":
             pts = _days(pa, af, dim, days)
         elif dim.method == "verified":

@@ -157,7 +157,9 @@ def request_targets(problem: Any) -> dict[str, Target]:
     fixed 5; a multi-day trip needs a hotel, not one per night."""
     out: dict[str, Target] = {}
     ptype = problem.problem_type
-    relaxed = any(c in C.RELAXED_PACE_CONSTRAINTS for c in (problem.constraints or []))
+    relaxed = any(c in C.RELAXED_PACE_CONSTRAINTS for c in (problem.constraints or [])) or (
+        getattr(problem, "group_type", None) in C.FEWER_SIGHTS_GROUPS
+    )
     cap = None
     for source in problem.hard_logic or []:
         if "dayactivities" in source and (m := P.MAX_PER_DAY_PROGRAM.search(source)):

@@ -130,6 +130,9 @@ OPENING_WINDOW: Final = 12
 """s2: an opening word at most this many characters before a time makes it an opening-hours claim."""
 ATTRIBUTION_MARK_WINDOW: Final = 8
 """Characters right before an amount read for a total/difference marker (``合计``, ``省``, ``+``)."""
+ATTRIBUTION_MARK_LEAD: Final = 14
+"""Characters read for a marker that must end right before the amount (``patterns.DERIVED_BEFORE``,
+anchored: English markers are longer, ``leaving ¥``, ``which leaves``)."""
 ATTRIBUTION_MODE_LOOKBACK: Final = 12
 """A taxi/metro word this close before the entity, in its clause, makes the amount the ride's fare."""
 DERIVED_MAX_VALUES: Final = 12
@@ -343,6 +346,8 @@ PLAN_CONTENT_EXPONENT: Final = 1.0
 keeps ~0.5."""
 PLAN_RELAXED_SIGHTS_PER_DAY: Final = 1.0
 FEWER_SIGHTS_CONSTRAINTS: Final = frozenset({"轻松休闲", "深度体验"})
+FEWER_SIGHTS_GROUPS: Final = frozenset({"elderly"})
+"""Travellers a good plan gives a lighter pace (``4位老人出行``): asked the relaxed pace's sights a day."""
 """Sights a day asked under a relaxed pace or an in-depth visit (fewer, longer visits)."""
 PLAN_CONTENT_MIN_COVER: Final = 0.25
 """A coverage counts at least this (an ask entirely missing halves the factor, two quarter it)."""
@@ -419,6 +424,9 @@ JUDGE_PRICE_SUMMARY_TOLERANCE: Final = 0.15
 # --------------------------------------------------------------------------- limits
 
 ANSWER_MAX_CHARS: Final = 60_000
+ANSWER_MAX_AMOUNTS: Final = 600
+"""Amounts of an answer read as prices (in order; the rest are ignored): attribution looks at each
+amount's line, so a line of 30,000 amounts would cost minutes. Honest answers hold < 200."""
 """Answer characters examined (longer answers are cut; no real plan is that long)."""
 TOOL_TEXT_CACHE_SIZE: Final = 4096
 POI_MENTIONS_MAX: Final = 40

@@ -111,18 +111,27 @@ def cn_value(s: str) -> int | None:
 
 # --------------------------------------------------------------------------- amounts
 
-_CN_PRICE = re.compile(r"([零〇一二两三四五六七八九十百千万]+)[ \t]*(块钱|元|块)")
+_CN_PRICE = re.compile(
+    r"(?:(?:[¥￥]|CNY|RMB)[ \t]{0,2})?(?<![零〇一二两三四五六七八九十百千万])([零〇一二两三四五六七八九十百千万]{1,12})[ \t]{0,2}"
+    r"(块钱|元|块|人民币|RMB|CNY)"
+    r"|(?:[¥￥]|CNY|RMB)[ \t]{0,2}([零〇一二两三四五六七八九十百千万]{1,12})(?![零〇一二两三四五六七八九十百千万])()"
+)
+_FINANCIAL = str.maketrans("壹贰貳叁參肆伍陆陸柒捌玖拾佰仟萬圆", "一二二三三四五六六七八九十百千万元")
+"""The financial numerals of receipts and cheques (``壹佰壹拾陆圆``) folded one for one to the everyday ones."""
 _VAGUE_BEFORE = frozenset("0123456789.几数多好")
 _PLACE_AFTER_YUAN = frozenset("里桥路街村宫坊区站湖山门庙寺观店化论素")
 """After ``N元``: a place name (三元里, 三元桥) or another word (多元化, 二元论), not an amount."""
 
 
 def cn_prices(text: str) -> list[tuple[float, int]]:
-    """Amounts in Chinese numerals (``一百一十六元``, ``两百块``, ``八十块钱``) as ``(value, position)``."""
+    """Amounts in Chinese numerals (``一百一十六元``, ``两百块``, ``八十块钱``, ``¥一百``, ``一百人民币``, the
+    financial ``壹佰壹拾陆元``) as ``(value, position)``."""
     out: list[tuple[float, int]] = []
+    text = text.translate(_FINANCIAL)  # one character for one: offsets are kept
     for m in _CN_PRICE.finditer(text):
-        s = m.start(1)
-        num, unit = m.group(1), m.group(2)
+        g = 1 if m.group(1) is not None else 3
+        s = m.start(g)
+        num, unit = m.group(g), m.group(g + 1) or "元"
         prev = text[s - 1] if s else ""
         if prev in _VAGUE_BEFORE or (prev in "上近" and num[0] in "十百千万"):
             continue  # 几十元, 上百元: no number
@@ -146,7 +155,7 @@ _CN_NUM = r"[零〇一二两三四五六七八九十]{1,4}"
 _CN_TEMP_RANGE = re.compile(
     rf"(零下)?({_CN_NUM})[ \t]*(?:℃|°C|°|度)?[ \t]*[-~～至到/][ \t]*(零下)?({_CN_NUM})[ \t]*(?:℃|°C|°|度)"
 )
-_CN_TEMP = re.compile(rf"(零下)?({_CN_NUM})[ \t]*(?:℃|°C|°|度)")
+_CN_TEMP = re.compile(rf"(零下)?({_CN_NUM})[ \t]{{0,2}}(?:℃|°C|°|度)")
 
 
 def _temp(sign: str | None, num: str) -> int | None:
@@ -192,8 +201,10 @@ _NIGHT = frozenset({"晚上", "夜里", "夜间", "晚"})
 _BEFORE_NOT_HOUR = frozenset("0123456789.几多第")
 _A_BIT_BEFORE = frozenset("早晚快慢多少高低大小长短远近好这那有差些稍再点每")
 """Before a numeral hour without a day-part prefix: ``早一点`` / ``这两点`` mean "a bit" / "points"."""
-_MINUTE = re.compile(r"[ \t]*([0-9]{1,2}|[零〇][一二三四五六七八九]|[一二三四五]?十[一二三四五六七八九]?|[一二三四五六七八九])[ \t]*分(?!钟)")
+_MINUTE = re.compile(r"[ \t]{0,2}([0-9]{1,2}|[零〇][一二三四五六七八九]|[一二三四五]?十[一二三四五六七八九]?|[一二三四五六七八九])[ \t]{0,2}分(?!钟)")
 _AFTER_HALF_NOT = ("小时", "个小时", "天")
+_ARABIC_MINUTE = re.compile(r"([0-5][0-9])(?![0-9])(?![ \t]*(?:分钟|元|块|公里|千米|米|km|m\b|人|%|个|次|号))")
+"""Two Arabic digits right after 点 (``19点30``): the minutes, unless a unit makes them something else."""
 
 
 def _minute(text: str, p: int) -> tuple[int, int, bool] | None:
@@ -209,6 +220,9 @@ def _minute(text: str, p: int) -> tuple[int, int, bool] | None:
         return (15 if nxt[0] == "一" else 45), p + 2, True
     if nxt[:1] == "钟":
         return 0, p + 1, True
+    m = _ARABIC_MINUTE.match(text, p)
+    if m is not None:
+        return int(m.group(1)), m.end(), True  # 19点30
     m = _MINUTE.match(text, p)
     if m is not None:
         raw = m.group(1)

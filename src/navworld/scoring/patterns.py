@@ -87,7 +87,7 @@ WEATHER_COND: Final = re.compile(
     r"小雨|中雨|大雨|暴雨|小雪|中雪|大雪|暴雪|多云|晴|阴(?!凉|影|森|天井)|浓雾|大雾|雾|霾|扬沙|浮尘|沙尘暴"
 )
 TEMP_RANGE: Final = re.compile(
-    r"(?<![0-9])(-?[0-9]{1,2})\s*(?:℃|°C|°|度)?\s*[-~～至到/]\s*(-?[0-9]{1,2})\s*(?:℃|°C|°|度)"
+    r"(?<![0-9])(-?[0-9]{1,2})[ \t]{0,3}(?:℃|°C|°|度)?[ \t]{0,3}[-~～至到/][ \t]{0,3}(-?[0-9]{1,2})[ \t]{0,3}(?:℃|°C|°|度)"
 )
 TEMP_DIFFERENCE_BEFORE: Final = re.compile(r"(?:温差|相差|差|低了|高了|降|升|[Dd]ifference|swing|drop)\s*(?:约|大约|有|达|of|about)?\s*$")
 TEMP: Final = re.compile(r"(?<![0-9])(-?[0-9]{1,2})\s*(?:℃|°C|°|度)(?![0-9])")
@@ -267,29 +267,46 @@ VISIT_VERBS: Final = _kw(r"游览|参观|前往|打卡|游玩|逛|visit|explore|
 STAY_VERBS: Final = _kw(r"入住|住在|下榻|住宿|住|推荐酒店|stay at|stay in|check in|check into")
 TAKE_VERBS: Final = _kw(r"乘坐|搭乘|推荐|首选|选择|建议|去程|返程|回程|take|board|book|recommend")
 SCHEDULE_DAY: Final = re.compile(
-    r"第\s*([0-9]{1,2}|[一二三四五六七八九十]{1,3})\s*[天日]|(?<![A-Za-z])(?:Day|DAY|day)\s*([0-9]{1,2})(?![0-9])"
+    r"第\s*([0-9]{1,2}|[一二三四五六七八九十]{1,3})\s*[天日]"
+    r"|(?<![A-Za-z])(?:Day|DAY|day)[\s\-_]*([0-9]{1,2})(?![0-9])"
+    r"|(?<![A-Za-z0-9])D([0-9]{1,2})(?![0-9])"
 )
+SCHEDULE_DATE: Final = re.compile(
+    r"^[ \t#>*|\-•·]{0,12}(?:(20[0-9]{2})[-/.年])?([01]?[0-9])[-/.月]([0-3]?[0-9])日?(?![0-9])", re.MULTILINE
+)
+"""A date opening a line (a day heading ``## 5/19（星期三）``, ``2027-05-19``): that day of the trip."""
 """A day marker of the prose itinerary (``第2天``, ``第二日``, ``Day 2``): the mentions after it, up to
 the next one, are that day's."""
 SCHEDULE_CLOCK: Final = re.compile(r"(?<![0-9])(?:[01]?[0-9]|2[0-3])[:：][0-5][0-9](?![0-9])")
 """A clock time on a line: the line is a slot of the prose schedule (``- 09:00–11:00 X``)."""
-LOCATION_HINT_AFTER: Final = re.compile(r"\s*[」』”\"]?\s*(?:附近|旁边|旁|对面|周边|一带|门口|出发|nearby|near)")
+LOCATION_HINT_AFTER: Final = re.compile(r"[ \t]{0,3}[」』”\"*]{0,3}[ \t]{0,3}(?:附近|旁边|旁|对面|周边|一带|门口|出发|nearby|near)")
 """Right after a name: the name only says where (``在X附近午餐``, ``从X出发``), it is not the slot."""
 ALTERNATIVE_WORDS: Final = _kw(
-    r"备选|可选|其他|也可|或者|或|如果|若|雨天|替代|备用|不推荐|不建议|放弃|对比|比较|可改|改住|改成|改为|换成|换到|可换|想省钱"
+    r"备选|可选|其他(?!时间|时候)|也可|或者|或(?!许)|如果|若|雨天|替代|备用|不推荐|不建议|放弃|对比|可改|改住|改成|改为|换成|换到|可换|想省钱"
+    r"|方案[一二三四五六七八九十0-9]|选项|不选|不考虑"
     r"|alternative|option|instead|otherwise|or |if "
 )
 """A line offering alternatives: a name scheduled there need not be in the plan (also a section whose
 heading offers them: ``**火车（不推荐）**``, ``### 备选方案``)."""
+DISTANCE_AFTER_NAME: Final = re.compile(r"[^\n，,。；;0-9]{0,6}[0-9]{1,6}(?:\.[0-9]{1,3})?[ \t]{0,2}(?:米|公里|千米|km|m\b)")
+"""Right after a name: a distance (``距X 2409米``, ``离X约1.2公里``)."""
+RANGE_SEPARATOR: Final = re.compile(r"[ \t]{0,3}(?:[-–—~～至到]|to)[ \t]{0,3}")
+"""Between the two ends of a time range (``08:00-17:30``, ``9:00 至 17:00``)."""
+SLOT_ALTERNATIVE_WORDS: Final = _kw(
+    r"备选|可选|替代|备用|如果|若是|若遇|雨天|下雨|想省钱|可改|改去|改成|改为|换成|换到|可换|或者去|也可以去|也可去"
+    r"|alternative|instead|optional|if "
+)
+"""In a timed slot's own clause before its name: the name is an alternative to the slot, not the slot
+(a bare 或 is often a choice of travel mode, ``步行或打车``, and offers no place)."""
 SECTION_HEADING: Final = re.compile(r"^[ \t]*(?:#{1,6}[ \t]+.*|\*\*[^*\n]+\*\*[ \t]*[:：]?[ \t]*)$", re.MULTILINE)
 """A markdown heading or a line that is one bold phrase: it opens a section of the prose."""
 OPENING_BEFORE: Final = re.compile(
-    r"开放|营业|开门|闭馆|关门|开园|闭园|开馆|入园时间|[Oo]pen(?:s|ing)?|[Hh]ours|[Cc]loses?"
+    r"开放|营业|开门|闭馆|关门|开园|闭园|开馆|入园时间|[Oo]pen(?:s|ing)?|[Hh]ours|[Cc]loses?(?! to| by)"
 )
 """Right before a time (within OPENING_WINDOW): the time is an opening-hours claim."""
 OPENING_HEADER: Final = re.compile(r"开放|营业|[Oo]pen|[Hh]ours")
 """A table column of opening hours."""
-AMOUNT_OF_NEXT: Final = re.compile(r"[ \t]*(?:元|块)?(?:/晚|/人|每晚)?[ \t]*[的之][ \t]*[「『“\"*]*")
+AMOUNT_OF_NEXT: Final = re.compile(r"[ \t]{0,3}(?:元|块)?(?:/晚|/人|每晚)?[ \t]{0,3}[的之][ \t]{0,3}[「『“\"*]{0,3}")
 """Right after an amount: it qualifies the name that follows (``178元 的格林豪泰``)."""
 MODE_FIXED_PROGRAM: Final = re.compile(r"result\s*=\s*modes\s*==\s*\{\s*['\"](airplane|train)['\"]\s*\}")
 """A constraint program fixing the intercity mode (the user flies, or takes the train, both ways)."""
@@ -336,6 +353,9 @@ CTX_TRANSPORT_LOCAL: Final = _kw(r"公里|千米|分钟|小时|约|距离|km|min
 KW_BUDGET: Final = _kw(r"预算|费用|花费|合计|总计|开销|budget|total|cost|spend")
 CTX_BUDGET: Final = _kw(r"总|合计|共|元|人均|每人|total|per person|CNY|RMB|yuan|each")
 KW_WEATHER: Final = _kw(r"天气|气温|温度|预报|weather|forecast|temperature")
+KW_WEATHER_S2: Final = _kw(r"天气|气温|温度|预报|晴|阴|多云|[小中大暴阵]雨|雷阵雨|雪|雾|霾|℃|°C|weather|forecast|temperature")
+"""s2: a forecast written as the forecast (``中雨，8℃，东风 5-6级`` in a day heading) is on topic
+without the word 天气."""
 CTX_WEATHER: Final = _kw(r"穿|带|注意|建议|防|伞|℃|度|wear|bring|umbrella|jacket|layer|sunscreen|rain|cool|warm")
 KW_TOUR: Final = _kw(r"游览|参观|路线|景点|行程|tour|route|itinerary|visit|schedule")
 CTX_TOUR: Final = _kw(r"先|然后|接着|之后|最后|上午|下午|小时|[0-9]{1,2}[:：][0-9]{2}|first|then|next|after|finally|morning|afternoon")
@@ -463,21 +483,23 @@ MORE_LESS_BEFORE: Final = re.compile(r"[多少]\s*(?:了|约|出)?\s*(?:[¥￥])
 DERIVED_BEFORE: Final = re.compile(
     r"(?:[=＝+＋×*]|(?<![A-Za-z0-9])-|(?<![A-Za-z])[xX]|合计|总计|共计|一共|总共|小计|总价|总费用|约合|共|省下?|节省|便宜|贵|多花|"
     r"少花|差价|剩余|剩|结余|超出|超支|多出|往返|来回|预算|[Tt]otal|[Ss]ubtotal|[Bb]udget|saves?(?: only)?|costs? (?:only )?"
-    r"(?:an extra|more|less)|extra|under|over|leaves?|left)\s*(?:了|约|大约|为|是|:|：|only|just|about)?\s*(?:[¥￥]|CNY|RMB)?\s*$"
+    r"(?:an extra|more|less)|extra|under|over|leaves?|leaving|left|remaining|which leaves)\s*(?:了|约|大约|为|是|:|：|only|just|about)?\s*(?:[¥￥]|CNY|RMB)?\s*$"
 )
 AMOUNT_AT: Final = re.compile(r"(?:[¥￥]|CNY|RMB)?\s*(?:[0-9][0-9,]*(?:\.[0-9]+)?|[零〇一二两三四五六七八九十百千万]+)")
 """An amount at a known position (to read what follows it)."""
 DERIVED_AFTER: Final = re.compile(
-    r"\s*(?:元|块|yuan|RMB|CNY)?\s*(?:的)?\s*(?:预算|budget|under|over|left|remaining|cheaper|more|less|extra)(?![A-Za-z])"
+    r"[ \t]{0,3}(?:元|块|yuan|RMB|CNY)?[ \t]{0,3}(?:的)?[ \t]{0,3}(?:预算|budget|under|over|left|remaining|cheaper|more|less|extra)(?![A-Za-z])"
 )
 """Right after an amount: it is a budget, a difference or what is left (``¥920 under your budget``)."""
 DIFFERENCE_AFTER: Final = re.compile(
-    r"\s*(?:元|块|yuan|RMB|CNY)?\s*(?:more|less|cheaper|extra|under|over|left|remaining)(?![A-Za-z])"
+    r"[ \t]{0,3}(?:元|块|yuan|RMB|CNY)?[ \t]{0,3}(?:more|less|cheaper|extra|under|over|left|remaining)(?![A-Za-z])"
 )
 """Right after an amount: a difference (``¥490 more``), not a total."""
 REFERENCE_POINT: Final = re.compile(r"(?:距离?|离|靠近|邻近|from|near|next to)\s*[「『“\"]?$")
 """A POI right after one of these is a reference point (``距孔望山 2409米``), not the subject of a price."""
-UNIT_PRICE_AFTER: Final = re.compile(r"\s*(?:元|块)?\s*(?:/|每)\s*(?:人|晚|间|位|张|person|night|room)|\s*(?:per|pp)\b")
+UNIT_PRICE_AFTER: Final = re.compile(
+    r"[ \t]{0,3}(?:元|块)?[ \t]{0,3}(?:/|每)[ \t]{0,3}(?:人|晚|间|位|张|person|night|room)|[ \t]{0,3}(?:per|pp)\b"
+)
 """An amount written as a unit price (``398元/晚``, ``60 per person``)."""
 """Right before an amount (a few characters): a total, sum, difference or saving marker."""
 TOTAL_HEADER: Final = re.compile(r"合计|小计|总计|总价|总费用|总额|费用合计|共计|[Ss]ubtotal|[Tt]otal|[Ss]um")
@@ -487,10 +509,11 @@ SUM_SIGN: Final = re.compile(r"[+＋]")
 BARE_NUMBER: Final = re.compile(r"[0-9]+(?:,[0-9]{3})*(?:\.[0-9]+)?")
 NOT_AN_AMOUNT_BEFORE: Final = re.compile(r"[A-Za-z0-9:：\-/.]$")
 NOT_AN_AMOUNT_AFTER: Final = re.compile(
-    r"\s*(?:[:：\-/]\d|公里|千米|km|米|m\b|分钟|小时|分|秒|min|h\b|月|日|号|年|点|℃|°|%|％|星|层|楼|路|条|站|[A-Za-z])"
+    r"\s*(?:[:：\-/]\d|公里|千米|km|米|m\b|分钟|小时|分|秒|min|h\b|月|日|号|年|点|℃|°|%|％|星|层|楼|路|条|站)|[A-Za-z]"
 )
-"""A line number that is a clock time, date, distance, duration, code or rating, not an amount
-(only amounts and counts take part in a line's arithmetic)."""
+"""A line number that is a clock time, date, distance, duration, code (letters glued to it: ``3A``) or
+rating, not an amount (only amounts and counts take part in a line's arithmetic; ``¥1,640 in fares``
+is an amount)."""
 """In a table row before an amount without its own entity: the amount sums the row."""
 TABLE_SEPARATOR: Final = re.compile(r"\|?(?:\s*:?-{2,}:?\s*\|)+\s*:?-{0,}:?\s*\|?")
 """A markdown table separator row (``|---|:---:|``)."""

@@ -26,6 +26,7 @@ ground facts under the trajectory rules (no orphans, no other city, no wrong dat
 from __future__ import annotations
 
 import bisect
+import datetime as dt
 import logging
 import re
 from collections import Counter
@@ -36,6 +37,7 @@ from typing import Any
 from navworld.scoring import config as C
 from navworld.scoring import patterns as P
 from navworld.scoring.facts import ToolFacts
+from navworld.scoring.numerals import read_cjk_times
 from navworld.scoring.parser import ParsedAnswer
 
 __all__ = ["PlanAssessment", "assess_plan", "verify_answer_plan"]
@@ -204,9 +206,11 @@ def _stay_hours(plan: Any) -> float | None:
 
 
 def _sights_cap(problem: Any) -> float | None:
-    """Sights a day the request itself limits: a relaxed pace, an "at most N a day" program."""
+    """Sights a day the request itself limits: a relaxed pace, elderly travellers, an "at most N a day" program."""
     cap: float | None = None
-    if any(c in C.FEWER_SIGHTS_CONSTRAINTS for c in (problem.constraints or [])):
+    if any(c in C.FEWER_SIGHTS_CONSTRAINTS for c in (problem.constraints or [])) or (
+        getattr(problem, "group_type", None) in C.FEWER_SIGHTS_GROUPS
+    ):
         cap = C.PLAN_RELAXED_SIGHTS_PER_DAY
     for source in problem.hard_logic or []:
         if "dayactivities" in source and (m := P.MAX_PER_DAY_PROGRAM.search(source)):
@@ -242,16 +246,33 @@ def _alternative(prose: str, start: int) -> bool:
     line_start = prose.rfind("\n", 0, start) + 1
     if P.ALTERNATIVE_WORDS.search(prose, line_start, start):
         return True
-    starts, offers = _headings(prose)
+    starts, levels, offers = _headings(prose)
     i = bisect.bisect_right(starts, line_start - 1) - 1
-    return i >= 0 and offers[i]
+    level = 99
+    while i >= 0:
+        # the section's heading and every enclosing one (``## 一、往返交通对比`` over ``**航班**``)
+        if levels[i] < level:
+            if offers[i] and levels[i] > 1:  # the answer's title (``# 行程方案（含备选）``) covers everything
+                return True
+            level = levels[i]
+        i -= 1
+    return False
 
 
 @lru_cache(maxsize=8)
-def _headings(prose: str) -> tuple[list[int], list[bool]]:
-    """Start offsets of the prose's section headings and whether each offers alternatives."""
-    found = [(m.start(), bool(P.ALTERNATIVE_WORDS.search(m.group(0)))) for m in P.SECTION_HEADING.finditer(prose)]
-    return [a for a, _ in found], [b for _, b in found]
+def _headings(prose: str) -> tuple[list[int], list[int], list[bool]]:
+    """Start offsets of the prose's section headings, their levels (``#`` count; a bold line is 7)
+    and whether each offers alternatives."""
+    starts: list[int] = []
+    levels: list[int] = []
+    offers: list[bool] = []
+    for m in P.SECTION_HEADING.finditer(prose):
+        head = m.group(0).strip()
+        starts.append(m.start())
+        levels.append(len(head) - len(head.lstrip("#")) if head.startswith("#") else 7)
+        # a day of the itinerary (``## 第2天（节奏轻松，可选景点少）``) is a schedule, never a list of alternatives
+        offers.append(bool(P.ALTERNATIVE_WORDS.search(head)) and not P.SCHEDULE_DAY.search(head))
+    return starts, levels, offers
 
 
 _CN_DIGITS = {c: i for i, c in enumerate("零一二三四五六七八九")}
@@ -267,31 +288,47 @@ def _day_number(token: str) -> int:
     return _CN_DIGITS.get(token, 0)
 
 
-def _day_marks(prose: str) -> list[tuple[int, int]]:
-    """``(position, day)`` of every day marker of the prose itinerary, in order."""
+def _day_marks(prose: str, start: str = "", num_days: int = 0) -> list[tuple[int, int]]:
+    """``(position, day)`` of every day marker of the prose itinerary, in order: ``第2天``, ``Day 2``,
+    ``D2``, and a date opening a line, counted from the trip's first day ``start`` (ISO)."""
     out = []
     for m in P.SCHEDULE_DAY.finditer(prose):
-        day = _day_number(m.group(1) or m.group(2) or "")
+        day = _day_number(m.group(1) or m.group(2) or m.group(3) or "")
         if day > 0:
             out.append((m.start(), day))
-    return out
+    first = _iso_date(start)
+    if first is not None:
+        for m in P.SCHEDULE_DATE.finditer(prose):
+            year = int(m.group(1)) if m.group(1) else first.year
+            try:
+                day = (dt.date(year, int(m.group(2)), int(m.group(3))) - first).days + 1
+            except ValueError:
+                continue
+            if 1 <= day <= max(1, num_days):
+                out.append((m.start(2), day))
+    return sorted(out)
+
+
+def _iso_date(text: str) -> dt.date | None:
+    try:
+        return dt.date.fromisoformat(text[:10])
+    except (TypeError, ValueError):
+        return None
 
 
 def _day_at(marks: list[tuple[int, int]], pos: int) -> int | None:
     """The prose day a mention at ``pos`` belongs to (the last marker before it), if any."""
-    day = None
-    for start, d in marks:
-        if start > pos:
-            break
-        day = d
-    return day
+    k = bisect.bisect_right(marks, (pos, 1 << 30)) - 1
+    return marks[k][1] if k >= 0 else None
 
 
 def _slot_mentions(prose: str, prose_pois: dict[str, list[int]], tf: ToolFacts) -> dict[str, list[int]]:
-    """Sights and restaurants that are the slot of a timed line of the prose schedule (the first
-    such name on a line with a clock time, not a location hint, no alternative offered before it):
-    a schedule needs no verb (``- 09:00–11:00 「X」`` schedules X as much as ``09:00 游览X``)."""
-    by_line: dict[int, tuple[int, str]] = {}
+    """Sights and restaurants that are the slot of a timed line of the prose schedule: on a line
+    whose clock time (``09:00``, ``9点25分``, ``下午三点``) comes before them, the first whole name
+    that is neither a location hint (``X附近``) nor a reference point (``距X``) and is offered as no
+    alternative in its own clause. A schedule needs no verb (``- 09:00–11:00 「X」`` schedules X as
+    much as ``09:00 游览X``)."""
+    by_line: dict[int, list[tuple[int, str]]] = {}
     for name, positions in prose_pois.items():
         entry = tf.pois[name]
         if entry.kind not in ("attraction", "restaurant"):
@@ -301,29 +338,53 @@ def _slot_mentions(prose: str, prose_pois: dict[str, list[int]], tf: ToolFacts) 
             # a half of a name (``两家早茶楼``) is too weak to say which place a slot is
             if p >= len(prose) or not any(prose.startswith(v, p) for v in whole):
                 continue
-            line_start = prose.rfind("\n", 0, p) + 1
-            if line_start in by_line and by_line[line_start][0] <= p:
-                continue
-            by_line[line_start] = (p, name)
+            by_line.setdefault(prose.rfind("\n", 0, p) + 1, []).append((p, name))
     out: dict[str, list[int]] = {}
-    for line_start, (p, name) in by_line.items():
-        # the slot's time comes before its name (``09:00–11:00 X``); a time after it is the place's
-        # own (opening hours ``X：免费，08:00-17:00``, a table's hours column)
-        clock = P.SCHEDULE_CLOCK.search(prose, line_start, p)
-        if clock is None or _alternative(prose, p):
+    for line_start, found in by_line.items():
+        first = min(p for p, _ in found)
+        clock = _slot_clock(prose, line_start, first)
+        if clock is None:
             continue
-        if P.OPENING_BEFORE.search(prose, max(line_start, clock.start() - C.OPENING_WINDOW), clock.start()):
-            continue
-        entry = tf.pois[name]
-        length = max((len(v) for v in entry.variants if prose.startswith(v, p)), default=len(name))
-        if P.LOCATION_HINT_AFTER.match(prose, p + length):
-            continue
-        out.setdefault(name, []).append(p)
+        for p, name in sorted(found):
+            if p < clock:
+                continue
+            entry = tf.pois[name]
+            length = max((len(v) for v in entry.variants if prose.startswith(v, p)), default=len(name))
+            if P.LOCATION_HINT_AFTER.match(prose, p + length) or P.REFERENCE_POINT.search(prose, max(0, p - 4), p):
+                continue  # it says where, not what: the slot is the next name
+            if not _slot_alternative(prose, line_start, p):
+                out.setdefault(name, []).append(p)
+            break
     return out
 
 
+def _slot_clock(prose: str, line_start: int, before: int) -> int | None:
+    """Where the slot time of a line ends, when a clock time (not an opening-hours time) comes before
+    ``before`` — Arabic ``09:00`` or the Chinese notations the fact readers read."""
+    line_end = prose.find("\n", before)
+    line = prose[line_start : len(prose) if line_end < 0 else line_end]
+    clocks = [(m.start(), m.end()) for m in P.SCHEDULE_CLOCK.finditer(line)]
+    if "点" in line or "时" in line:
+        clocks += [(q, q + 2) for _, q in read_cjk_times(line)]
+    for a, b in sorted(clocks):
+        if line_start + a >= before:
+            break
+        if not P.OPENING_BEFORE.search(line, max(0, a - C.OPENING_WINDOW), a):
+            return line_start + b
+    return None
+
+
+def _slot_alternative(prose: str, line_start: int, p: int) -> bool:
+    """Whether the slot name at ``p`` is offered as an alternative in its own clause (``备选：X``,
+    ``如果下雨改去X``); a choice of travel mode (``步行或打车，X``) or a heading offers none."""
+    lead = prose[line_start:p]
+    cut = max(lead.rfind(ch) for ch in "，,。；;\n|")
+    return P.SLOT_ALTERNATIVE_WORDS.search(lead, cut + 1) is not None
+
+
 def _agreement(
-    plan: Any, pa: ParsedAnswer, tf: ToolFacts, prose_pois: dict[str, list[int]], prose_ids: list[tuple[str, int]]
+    plan: Any, pa: ParsedAnswer, tf: ToolFacts, prose_pois: dict[str, list[int]], prose_ids: list[tuple[str, int]],
+    problem: Any = None,
 ) -> tuple[float, dict[str, Any]]:
     text = pa.text
     span = pa.json_span
@@ -342,7 +403,9 @@ def _agreement(
         for a in day.activities:
             if a.position:
                 booked_days.setdefault(a.position, set()).add(number)
-    marks = _day_marks(prose) if len(plan.itinerary) > 1 else []
+    start = str(getattr(problem, "travel_date", "") or "")
+    num_days = int(getattr(problem, "num_days", 0) or 0) or len(plan.itinerary)
+    marks = _day_marks(prose, start, num_days) if len(plan.itinerary) > 1 else []
     scheduled: dict[str, list[int]] = {}
     for name, positions in prose_pois.items():
         kind = tf.pois[name].kind
@@ -395,7 +458,7 @@ def assess_plan(
         penalties[name] = round(weight * share, 4)
         env *= 1.0 - weight * share
     logic, failed_programs = _logic(plan, problem, list((verification.get("logic") or {}).get("results") or []))
-    agree, agree_detail = _agreement(plan, pa, tf, prose_pois, prose_ids or [])
+    agree, agree_detail = _agreement(plan, pa, tf, prose_pois, prose_ids or [], problem)
     content, content_detail = _content(plan, problem)
     factor = max(C.PLAN_MISSING_FACTOR, env * logic * agree * content)
     detail = {

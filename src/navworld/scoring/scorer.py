@@ -119,6 +119,14 @@ def _request_times(problem: Problem) -> frozenset[str]:
     return _times_of(f"{problem.prompt}\n{problem.arrival_constraint or ''}")
 
 
+def _request_amounts(problem: Problem) -> frozenset[float]:
+    """The amounts the request itself states (its budget, in total and per person)."""
+    budget = float(problem.budget or 0)
+    if budget <= 0:
+        return frozenset()
+    return frozenset({round(budget, 2), round(budget / max(1, problem.group_size), 2)})
+
+
 def _problem(problem: Problem | dict[str, Any]) -> Problem:
     return problem if isinstance(problem, Problem) else Problem.model_validate(problem)
 
@@ -203,7 +211,8 @@ class TravelScorer:
         tf.admin_names |= {c for c in (prob.origin_city, prob.destination_city) if c}
         pa = parse_answer(answer, blank_json=prof.trajectory)
         af = extract_answer_facts(
-            pa, tf, prob.group_size, max(1, prob.num_days - 1), prof.trajectory, _request_times(prob)
+            pa, tf, prob.group_size, max(1, prob.num_days - 1), prof.trajectory, _request_times(prob),
+            _request_amounts(prob),
         )
         ptype = prob.problem_type
         required = hard.required_tools(ptype, prob.required_tools, (prob.hard_logic or ()) if prof.trajectory else ())
@@ -220,7 +229,7 @@ class TravelScorer:
         targets = request_targets(prob) if prof.request_targets else None
         comp, subs, echo, echo_share = completeness(
             ptype, prob.num_days, required, pa, tf, af, targets, prof.normalised_echo,
-            C.S2_COMPLETENESS_SOURCES.get(ptype) if prof.request_targets else None,
+            C.S2_COMPLETENESS_SOURCES.get(ptype, {}) if prof.request_targets else None,
         )
         checks["tool_info_used"] = hard.tool_info_used(ptype, ic.score, not tf.is_empty())
         local_fab, _ = local_fab_multiplier(ptype, tf, af)
