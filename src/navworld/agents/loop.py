@@ -176,14 +176,19 @@ BACKSTOP_GRACE_SECONDS = 2.0
 """How long after the deadline the loop's own backstop cuts a run the client did not cut."""
 
 
+def _fail(run: EpisodeRun, exc: ChatError, last_text: str) -> None:
+    """End ``run`` as an infrastructure error (the endpoint never gave the model's turn)."""
+    run.error = f"{exc.kind}: {exc.message}"
+    run.error_kind = exc.kind
+    run.answer = last_text
+    run.finish = "error"
+    run.redispatch = exc.redispatch
+
+
 def _time_out(run: EpisodeRun, exc: ChatError, last_text: str, truncated: bool) -> None:
     """End ``run`` on a timeout: the model's failure once the endpoint had answered, else infra."""
     if run.model_calls == 0 and not exc.produced:
-        run.error = f"{exc.kind}: {exc.message}"
-        run.error_kind = exc.kind
-        run.answer = last_text
-        run.finish = "error"
-        run.redispatch = exc.redispatch
+        _fail(run, exc, last_text)
         return
     partial = exc.partial.strip()
     if partial:  # the cut call's text is the model's work too
@@ -240,11 +245,7 @@ async def _drive(
             if exc.kind == "timeout":
                 _time_out(run, exc, last_text, last_truncated)
                 return
-            run.error = f"{exc.kind}: {exc.message}"
-            run.error_kind = exc.kind
-            run.answer = last_text
-            run.finish = "error"
-            run.redispatch = exc.redispatch
+            _fail(run, exc, last_text)
             return
         run.model_calls += 1
         run.http_attempts += result.attempts

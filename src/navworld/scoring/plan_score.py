@@ -37,7 +37,7 @@ from typing import Any
 from navworld.scoring import config as C
 from navworld.scoring import patterns as P
 from navworld.scoring.facts import ToolFacts
-from navworld.scoring.numerals import read_cjk_times
+from navworld.scoring.numerals import cn_value, read_cjk_times
 from navworld.scoring.parser import ParsedAnswer
 
 __all__ = ["PlanAssessment", "assess_plan", "verify_answer_plan"]
@@ -275,17 +275,9 @@ def _headings(prose: str) -> tuple[list[int], list[int], list[bool]]:
     return starts, levels, offers
 
 
-_CN_DIGITS = {c: i for i, c in enumerate("零一二三四五六七八九")}
-
-
 def _day_number(token: str) -> int:
     """``"3"`` / ``"三"`` / ``"十二"`` → 3 / 3 / 12 (0 when unreadable)."""
-    if token.isdigit():
-        return int(token)
-    if "十" in token:
-        tens, _, units = token.partition("十")
-        return (_CN_DIGITS.get(tens, 0) if tens else 1) * 10 + (_CN_DIGITS.get(units, 0) if units else 0)
-    return _CN_DIGITS.get(token, 0)
+    return int(token) if token.isdigit() else (cn_value(token) or 0)
 
 
 def _day_marks(prose: str, start: str = "", num_days: int = 0) -> list[tuple[int, int]]:
